@@ -1,0 +1,171 @@
+-- Runtime state: runs, step_states, step_tasks, and the worker registry.
+-- Column order is the physical order of upstream pgflow 0.14.1 after its migrations, so
+-- SETOF results and select * match (compat/UPSTREAM.md).
+
+create table pgflow.workers (
+  worker_id uuid primary key,
+  queue_name text not null,
+  function_name text not null,
+  started_at timestamptz not null default now(),
+  deprecated_at timestamptz,
+  last_heartbeat_at timestamptz not null default now(),
+  stopped_at timestamptz
+);
+
+comment on table pgflow.workers is
+'Worker registry. worker_id is chosen by the worker, fresh per process boot. deprecated_at:
+the worker must stop reading (set by operators or on stop); stopped_at: the worker signalled
+a graceful shutdown (mark_worker_stopped). last_heartbeat_at refreshed every few seconds.
+Stall detection never relies on this table.';
+
+create index idx_workers_queue_name on pgflow.workers (queue_name);
+create index idx_workers_heartbeat on pgflow.workers (last_heartbeat_at);
+
+create table pgflow.worker_functions (
+  function_name text primary key,
+  enabled boolean not null default true,
+  debounce interval not null default '6 seconds',
+  last_invoked_at timestamptz,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint worker_functions_debounce_check check (debounce >= interval '1 second')
+);
+
+comment on table pgflow.worker_functions is
+'Worker functions (deployments) seen by pgflow, upserted by track_worker_function at worker
+start. enabled and debounce drive upstream''s Edge Function keep-alive (not used by the
+Python worker).';
+
+create table pgflow.runs (
+  run_id uuid primary key default gen_random_uuid(),
+  flow_slug text not null references pgflow.flows (flow_slug),
+  status text not null default 'started',
+  input jsonb not null,
+  output jsonb,
+  remaining_steps int not null default 0,
+  started_at timestamptz not null default now(),
+  completed_at timestamptz,
+  failed_at timestamptz,
+  constraint status_is_valid check (status in ('started', 'failed', 'completed')),
+  constraint remaining_steps_valid check (remaining_steps >= 0),
+  constraint completed_at_or_failed_at check (not (completed_at is not null and failed_at is not null)),
+  constraint completed_at_is_after_started_at check (completed_at is null or completed_at >= started_at),
+  constraint failed_at_is_after_started_at check (failed_at is null or failed_at >= started_at)
+);
+
+comment on table pgflow.runs is
+'One row per run (one execution of a flow with a jsonb input). status started -> completed
+| failed. remaining_steps counts steps not yet completed or skipped. output is the object of
+completed leaf-step outputs, set at completion.';
+
+create index idx_runs_flow_slug on pgflow.runs (flow_slug);
+create index idx_runs_status on pgflow.runs (status);
+create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at)))
+  where status <> 'started';
+
+create table pgflow.step_states (
+  flow_slug text not null references pgflow.flows (flow_slug),
+  run_id uuid not null references pgflow.runs (run_id),
+  step_slug text not null,
+  status text not null default 'created',
+  remaining_tasks int,
+  remaining_deps int not null default 0,
+  created_at timestamptz not null default now(),
+  started_at timestamptz,
+  completed_at timestamptz,
+  failed_at timestamptz,
+  error_message text,
+  initial_tasks int,
+  output jsonb,
+  skip_reason text,
+  skipped_at timestamptz,
+  constraint step_states_pkey primary key (run_id, step_slug),
+  constraint step_states_step_fkey foreign key (flow_slug, step_slug)
+    references pgflow.steps (flow_slug, step_slug),
+  constraint status_is_valid check (status in ('created', 'started', 'completed', 'failed', 'skipped')),
+  constraint status_and_remaining_tasks_match check (status <> 'completed' or remaining_tasks = 0),
+  constraint remaining_tasks_state_consistency check (
+    remaining_tasks is null or status not in ('created', 'skipped')
+  ),
+  constraint initial_tasks_known_when_started check (status <> 'started' or initial_tasks is not null),
+  constraint output_only_for_completed check (output is null or status = 'completed'),
+  constraint skip_reason_matches_status check ((status = 'skipped') = (skip_reason is not null)),
+  constraint completed_at_or_failed_at check (
+    (completed_at is not null)::int + (failed_at is not null)::int + (skipped_at is not null)::int <= 1
+  ),
+  constraint remaining_deps_valid check (remaining_deps >= 0),
+  constraint initial_tasks_nonnegative check (initial_tasks is null or initial_tasks >= 0),
+  constraint started_at_is_after_created_at check (started_at is null or started_at >= created_at),
+  constraint completed_at_is_after_started_at check (completed_at is null or completed_at >= started_at),
+  constraint failed_at_is_after_started_at check (failed_at is null or failed_at >= started_at),
+  constraint skipped_at_is_after_created_at check (skipped_at is null or skipped_at >= created_at)
+);
+
+comment on table pgflow.step_states is
+'One row per step per run. status created -> started -> completed | failed | skipped (also
+created -> completed for taskless maps, created -> skipped / failed by conditions).
+remaining_deps counts unfinished parents; initial_tasks is the task count (NULL until known
+for dependent maps); remaining_tasks counts unfinished tasks (NULL until started); output is
+the step output (map: array of task outputs by task_index), written at completion.';
+
+create index idx_step_states_ready on pgflow.step_states (run_id, status, remaining_deps)
+  where status = 'created' and remaining_deps = 0;
+create index idx_step_states_failed on pgflow.step_states (run_id, step_slug)
+  where status = 'failed';
+create index idx_step_states_skipped on pgflow.step_states (run_id, step_slug)
+  where status = 'skipped';
+create index idx_step_states_flow_slug on pgflow.step_states (flow_slug);
+create index idx_step_states_run_id on pgflow.step_states (run_id);
+
+create table pgflow.step_tasks (
+  flow_slug text not null references pgflow.flows (flow_slug),
+  run_id uuid not null references pgflow.runs (run_id),
+  step_slug text not null,
+  message_id bigint,
+  task_index int not null default 0,
+  status text not null default 'queued',
+  attempts_count int not null default 0,
+  error_message text,
+  output jsonb,
+  queued_at timestamptz not null default now(),
+  completed_at timestamptz,
+  failed_at timestamptz,
+  started_at timestamptz,
+  last_worker_id uuid references pgflow.workers (worker_id) on delete set null,
+  requeued_count int not null default 0,
+  last_requeued_at timestamptz,
+  permanently_stalled_at timestamptz,
+  constraint step_tasks_pkey primary key (run_id, step_slug, task_index),
+  constraint step_tasks_step_state_fkey foreign key (run_id, step_slug)
+    references pgflow.step_states (run_id, step_slug),
+  constraint valid_status check (status in ('queued', 'started', 'completed', 'failed')),
+  constraint output_valid_only_for_completed check (output is null or status in ('completed', 'failed')),
+  constraint attempts_count_nonnegative check (attempts_count >= 0),
+  constraint requeued_count_nonnegative check (requeued_count >= 0),
+  constraint completed_at_or_failed_at check (not (completed_at is not null and failed_at is not null)),
+  constraint completed_at_is_after_queued_at check (completed_at is null or completed_at >= queued_at),
+  constraint failed_at_is_after_queued_at check (failed_at is null or failed_at >= queued_at),
+  constraint started_at_is_after_queued_at check (started_at is null or started_at >= queued_at),
+  constraint completed_at_is_after_started_at check (
+    completed_at is null or started_at is null or completed_at >= started_at
+  ),
+  constraint failed_at_is_after_started_at check (
+    failed_at is null or started_at is null or failed_at >= started_at
+  )
+);
+
+comment on table pgflow.step_tasks is
+'One row per unit of work: a single step has task 0, a map step one task per element.
+status queued -> started -> completed | failed (started -> queued on retry or stalled
+requeue). message_id is the pgmq message on the flow queue. attempts_count is incremented
+by start_tasks; requeued_count by the stalled-task sweep (at most 3, then
+permanently_stalled_at is stamped).';
+
+create index idx_step_tasks_message_id on pgflow.step_tasks (message_id);
+create index idx_step_tasks_queued on pgflow.step_tasks (run_id, step_slug) where status = 'queued';
+create index idx_step_tasks_completed on pgflow.step_tasks (run_id, step_slug) where status = 'completed';
+create index idx_step_tasks_failed on pgflow.step_tasks (run_id, step_slug) where status = 'failed';
+create index idx_step_tasks_flow_run_step on pgflow.step_tasks (flow_slug, run_id, step_slug);
+create index idx_step_tasks_started_at on pgflow.step_tasks (started_at) where status = 'started';
+create index idx_step_tasks_queued_msg on pgflow.step_tasks (message_id) where status = 'queued';
+create index idx_step_tasks_last_worker on pgflow.step_tasks (last_worker_id) where status = 'started';

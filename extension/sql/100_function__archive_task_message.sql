@@ -1,0 +1,20 @@
+-- _archive_task_message: archive the pgmq message of one task.
+
+create function pgflow._archive_task_message(p_run_id uuid, p_step_slug text, p_task_index int)
+returns void
+language sql
+volatile
+set search_path = ''
+as $$
+  select pgflow._archive_messages(t.flow_slug, array[t.message_id])
+  from pgflow.step_tasks as t
+  where t.run_id = p_run_id
+    and t.step_slug = p_step_slug
+    and t.task_index = p_task_index
+    and t.message_id is not null;
+$$;
+
+comment on function pgflow._archive_task_message(uuid, text, int) is
+'Archives (moves to pgmq.a_<flow>) the message of task (p_run_id, p_step_slug,
+p_task_index) if it has one and it is still in the queue; otherwise does nothing.
+As upstream pgflow 0.14.1.';

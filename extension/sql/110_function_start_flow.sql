@@ -1,0 +1,107 @@
+-- start_flow: create a run with its step states and start whatever is ready.
+
+create function pgflow.start_flow(
+  flow_slug text,
+  input jsonb,
+  run_id uuid default null
+)
+returns setof pgflow.runs
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_run pgflow.runs;
+  v_root_map text;
+  v_steps_count int;
+  v_root_tasks int;
+begin
+  -- VALIDATE: unknown flow, missing input, root maps without an array.
+  perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
+  if not found then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = format('Flow %L does not exist', start_flow.flow_slug);
+  end if;
+  if start_flow.input is null then
+    raise exception using
+      errcode = 'not_null_violation',
+      message = format('Flow %L cannot start: input is NULL', start_flow.flow_slug),
+      hint = 'Pass a JSON value, for example ''{}''::jsonb.';
+  end if;
+  select s.step_slug into v_root_map
+  from pgflow.steps as s
+  where s.flow_slug = start_flow.flow_slug and s.step_type = 'map' and s.deps_count = 0
+  order by s.step_index
+  limit 1;
+  if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Flow %L has root map steps but input is not an array (got %s)',
+                       start_flow.flow_slug, jsonb_typeof(start_flow.input)),
+      hint = format('Root map step %L maps over the run input, which must be a JSON array.', v_root_map);
+  end if;
+  if start_flow.run_id is not null
+     and exists (select 1 from pgflow.runs as r where r.run_id = start_flow.run_id) then
+    raise exception using
+      errcode = 'unique_violation',
+      message = format('Run %s already exists', start_flow.run_id);
+  end if;
+
+  -- MUTATE: the run and one step state per step. (The array length is computed apart:
+  -- inside the CASE below the planner could fold it for a non-array input and raise.)
+  if jsonb_typeof(start_flow.input) = 'array' then
+    v_root_tasks := jsonb_array_length(start_flow.input);
+  end if;
+  select count(*) into v_steps_count from pgflow.steps as s where s.flow_slug = start_flow.flow_slug;
+
+  insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
+  values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input, v_steps_count)
+  returning * into v_run;
+
+  insert into pgflow.step_states (flow_slug, run_id, step_slug, remaining_deps, initial_tasks)
+  select
+    s.flow_slug,
+    v_run.run_id,
+    s.step_slug,
+    s.deps_count,
+    case
+      when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
+      when s.step_type = 'map' then null
+      else 1
+    end
+  from pgflow.steps as s
+  where s.flow_slug = start_flow.flow_slug;
+
+  if pgflow._realtime_enabled() then
+    perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
+      'event_type', 'run:started',
+      'run_id', v_run.run_id,
+      'flow_slug', v_run.flow_slug,
+      'input', v_run.input,
+      'status', 'started',
+      'remaining_steps', v_run.remaining_steps,
+      'started_at', v_run.started_at
+    ));
+  end if;
+
+  -- CASCADE: conditions, empty maps, ready steps, completion.
+  if pgflow._cascade(v_run.run_id) then
+    perform pgflow.start_ready_steps(v_run.run_id);
+    perform pgflow.maybe_complete_run(v_run.run_id);
+  end if;
+
+  -- RETURN the run as it is now (it may already be completed or failed).
+  return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
+end;
+$$;
+
+comment on function pgflow.start_flow(text, jsonb, uuid) is
+'Starts a run of flow flow_slug with input (jsonb; a JSON array when the flow has a root map
+step) and returns the runs row as it is after the initial cascade: root steps are queued,
+conditions evaluated, empty maps completed, so the run may already be completed or failed.
+run_id: optional caller-chosen uuid (random when NULL). Raises, writing nothing:
+foreign_key_violation for an unknown flow; not_null_violation for a NULL input;
+invalid_parameter_value when a root map gets a non-array input; unique_violation when
+run_id already exists. Broadcasts run:started when realtime.send exists.
+As upstream pgflow 0.14.1 start_flow.';

@@ -1,0 +1,53 @@
+-- prune_data_older_than: retention for finished runs, dead workers and archived messages.
+
+create function pgflow.prune_data_older_than(retention_interval interval)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_cutoff timestamptz;
+  v_flow record;
+begin
+  if retention_interval is null or retention_interval < interval '0' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('retention_interval must be a non-negative interval (got %s)', retention_interval);
+  end if;
+  v_cutoff := now() - retention_interval;
+
+  delete from pgflow.workers as w where w.last_heartbeat_at < v_cutoff;
+
+  for v_flow in select f.flow_slug from pgflow.flows as f loop
+    -- Messages of finished runs still in the queue (e.g. of skipped siblings) go first.
+    execute format(
+      'delete from pgmq.%I as q using pgflow.step_tasks as t, pgflow.runs as r
+       where q.msg_id = t.message_id and t.flow_slug = $1 and r.run_id = t.run_id
+         and r.status in (''completed'', ''failed'') and coalesce(r.completed_at, r.failed_at) < $2',
+      pgmq.format_table_name(v_flow.flow_slug, 'q')
+    ) using v_flow.flow_slug, v_cutoff;
+    execute format('delete from pgmq.%I where archived_at < $1', pgmq.format_table_name(v_flow.flow_slug, 'a'))
+      using v_cutoff;
+  end loop;
+
+  -- Finished runs before the cutoff, children first (idx_runs_ended_at finds them).
+  delete from pgflow.step_tasks as t
+  using pgflow.runs as r
+  where t.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
+  delete from pgflow.step_states as ss
+  using pgflow.runs as r
+  where ss.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
+  delete from pgflow.runs as r
+  where r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
+end;
+$$;
+
+comment on function pgflow.prune_data_older_than(interval) is
+'Deletes history older than retention_interval (cutoff = now() - retention_interval):
+workers whose last heartbeat is older; runs completed or failed before the cutoff with all
+their step_tasks and step_states (and their messages still in the queue); archived
+messages (pgmq.a_<flow>) archived before the cutoff. Runs still started are never
+touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
+this function as copy-paste documentation; pgflow-py installs it.';
