@@ -1,0 +1,81 @@
+# pgflow-py developer tasks. Made for a fresh Debian 12 machine with the PostgreSQL server
+# installed, run as root (as CI does); `make setup` installs the rest and is quick to repeat.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+PYTHON ?= python3
+PIP_INSTALL := $(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore
+STAMPS := .make
+# PostgreSQL major version of the installed server (pg_config --version: "PostgreSQL 15.18 ...").
+PG_MAJOR := $(shell pg_config --version 2>/dev/null | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+APT_PACKAGES = postgresql-$(PG_MAJOR)-cron postgresql-$(PG_MAJOR)-pgtap \
+	libtap-parser-sourcehandler-pgtap-perl postgresql-$(PG_MAJOR)-plpgsql-check
+
+.PHONY: help setup apt-packages python-packages build install-extension \
+	test test-sql test-py lint demo clean
+
+help:
+	@echo "make demo     run the example flows against an embedded local PostgreSQL"
+	@echo "make test     set up, then run every test (pgTAP and pytest)"
+	@echo "make setup    install apt + Python packages, build and install the extension files"
+	@echo "make lint     ruff, build check, sqlfluff (DDL), plpgsql_check (function bodies)"
+	@echo "make build    build extension/pgflow--<version>.sql from extension/sql/"
+	@echo "make clean    remove caches and build leftovers"
+
+setup: apt-packages python-packages install-extension
+
+# PostgreSQL add-ons from Debian for the server's major version; apt is skipped when all are
+# installed, and `apt-get update` is only run if a first install attempt fails.
+apt-packages:
+	@[ -n "$(PG_MAJOR)" ] || { echo "pg_config not found: install the PostgreSQL server first" >&2; exit 1; }
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "apt-get install$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get install -y -q $$missing || { apt-get update -q && apt-get install -y -q $$missing; }; \
+	fi
+
+# `pip install -e .[dev]`, redone when pyproject.toml changes or when `import pgflow` does
+# not resolve to this checkout.
+python-packages:
+	@mkdir -p $(STAMPS)
+	@if [ pyproject.toml -nt $(STAMPS)/pip.stamp ] || ! $(PYTHON) -c 'import sys, pgflow, pytest_postgresql; \
+	    sys.exit(not pgflow.__file__.startswith("$(CURDIR)/"))' 2>/dev/null; then \
+	  echo "pip install -e '.[dev]'"; \
+	  $(PIP_INSTALL) -e '.[dev]' && touch $(STAMPS)/pip.stamp; \
+	fi
+
+build:
+	$(PYTHON) extension/build.py
+
+install-extension: build
+	$(PYTHON) tools/install_extension_files.py
+
+# Runs both suites even if the first fails; fails if either did.
+test: setup
+	@rc=0; $(MAKE) test-sql || rc=1; $(MAKE) test-py || rc=1; exit $$rc
+
+test-sql: install-extension
+	tools/run_pgtap.sh
+
+test-py: install-extension
+	$(PYTHON) -m pytest
+
+lint: setup
+	$(PYTHON) -m ruff check .
+	$(PYTHON) extension/build.py --check
+	$(PYTHON) -m sqlfluff lint extension/sql/0*.sql
+	tools/run_plpgsql_check.sh
+
+demo:
+	@echo "make demo: the demo (example flows run by a pgflow worker against an embedded"
+	@echo "local PostgreSQL) arrives with the worker in issue 3. For now: make test."
+
+clean:
+	rm -rf $(STAMPS) build dist python_worker/*.egg-info .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,23 @@
+"""Exceptions raised by the pgflow package; all derive from PgflowError."""
+
+from __future__ import annotations
+
+
+class PgflowError(Exception):
+    """Base class of every error raised by the pgflow package."""
+
+
+class NoDatabaseConfigured(PgflowError):
+    """No DSN was given (--dsn, PGFLOW_DATABASE_URL or DATABASE_URL)."""
+
+
+class InstallError(PgflowError):
+    """Installing pgmq or pgflow into a database failed."""
+
+
+class ExtensionNotAvailable(InstallError):
+    """method="extension" was asked for but the server lacks the extension's control files."""
+
+
+class SchemaVersionMismatch(InstallError):
+    """The database holds a pgflow schema of another version than this package ships."""
