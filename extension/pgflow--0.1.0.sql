@@ -35,7 +35,7 @@ set search_path = ''
 as $$
   select v.version
   from pgflow.installed_versions as v
-  order by string_to_array(v.version, '.')::int[] desc
+  order by string_to_array(substring(v.version from '^[0-9]+(?:\.[0-9]+)*'), '.')::int[] desc, v.installed_at desc
   limit 1;
 $$;
 
@@ -899,26 +899,7 @@ begin
       hint = 'Create it first with pgflow.create_flow.';
   end if;
 
-  -- GUARD: an existing step with the same dependencies is returned unchanged.
-  select s.* into v_step
-  from pgflow.steps as s
-  where s.flow_slug = add_step.flow_slug and s.step_slug = add_step.step_slug;
-  if found then
-    select coalesce(array_agg(d.dep_slug order by d.dep_slug), '{}') into v_existing_deps
-    from pgflow.deps as d
-    where d.flow_slug = add_step.flow_slug and d.step_slug = add_step.step_slug;
-    if v_existing_deps is distinct from
-       (select coalesce(array_agg(x order by x), '{}') from (select distinct unnest(v_deps) as x) as u) then
-      raise exception using
-        errcode = 'unique_violation',
-        message = format('Step %L of flow %L already exists with dependencies %s, not %s',
-                         add_step.step_slug, add_step.flow_slug, v_existing_deps, v_deps),
-        hint = 'Steps cannot be redefined; delete the flow (pgflow.delete_flow_and_data) or use a new slug.';
-    end if;
-    return v_step;
-  end if;
-
-  -- VALIDATE
+  -- VALIDATE (also for an existing step: bad input always raises)
   if not pgflow.is_valid_slug(add_step.step_slug) then
     raise exception using
       errcode = 'check_violation',
@@ -1003,6 +984,25 @@ begin
                        add_step.step_slug, jsonb_typeof(add_step.forbidden_input_pattern));
   end if;
 
+  -- GUARD: an existing step with the same dependencies is returned unchanged.
+  select s.* into v_step
+  from pgflow.steps as s
+  where s.flow_slug = add_step.flow_slug and s.step_slug = add_step.step_slug;
+  if found then
+    select coalesce(array_agg(d.dep_slug order by d.dep_slug), '{}') into v_existing_deps
+    from pgflow.deps as d
+    where d.flow_slug = add_step.flow_slug and d.step_slug = add_step.step_slug;
+    if v_existing_deps is distinct from
+       (select coalesce(array_agg(x order by x), '{}') from (select distinct unnest(v_deps) as x) as u) then
+      raise exception using
+        errcode = 'unique_violation',
+        message = format('Step %L of flow %L already exists with dependencies %s, not %s',
+                         add_step.step_slug, add_step.flow_slug, v_existing_deps, v_deps),
+        hint = 'Steps cannot be redefined; delete the flow (pgflow.delete_flow_and_data) or use a new slug.';
+    end if;
+    return v_step;
+  end if;
+
   -- MUTATE
   insert into pgflow.steps (
     flow_slug, step_slug, step_type, step_index, deps_count,
@@ -1068,13 +1068,18 @@ declare
   v_flow pgflow.flows;
   v_clash text;
 begin
+  -- VALIDATE options first: a bad value raises even when the flow already exists.
+  perform pgflow._validate_option('max_attempts', create_flow.max_attempts, 0);
+  perform pgflow._validate_option('base_delay', create_flow.base_delay, 0);
+  perform pgflow._validate_option('timeout', create_flow.timeout, 1);
+
   -- GUARD: an existing flow is returned unchanged (options are not updated).
   select f.* into v_flow from pgflow.flows as f where f.flow_slug = create_flow.flow_slug;
   if found then
     return v_flow;
   end if;
 
-  -- VALIDATE: every rejection happens before anything is written.
+  -- VALIDATE the new slug: every rejection happens before anything is written.
   if not pgflow.is_valid_slug(create_flow.flow_slug) then
     raise exception using
       errcode = 'check_violation',
@@ -1099,9 +1104,6 @@ begin
       message = format('Flow slug %L clashes with existing flow %L', create_flow.flow_slug, v_clash),
       hint = 'pgmq queue tables are lower-cased, so two flow slugs may not differ only in case.';
   end if;
-  perform pgflow._validate_option('max_attempts', create_flow.max_attempts, 0);
-  perform pgflow._validate_option('base_delay', create_flow.base_delay, 0);
-  perform pgflow._validate_option('timeout', create_flow.timeout, 1);
 
   -- MUTATE
   insert into pgflow.flows (flow_slug, opt_max_attempts, opt_base_delay, opt_timeout)
@@ -2051,6 +2053,8 @@ declare
   v_task pgflow.step_tasks;
   v_max_attempts int;
   v_base_delay int;
+  v_delay int;
+  v_hidden int;
 begin
   -- LOCK: run -> step_state -> step_task, the order every transition uses.
   select r.* into v_run from pgflow.runs as r where r.run_id = fail_task.run_id for update;
@@ -2102,20 +2106,33 @@ begin
   -- MUTATE (retry): the task is queued again; its message reappears after the backoff
   -- floor(base_delay * 2^attempts_count) seconds, measured on the database clock.
   if v_task.attempts_count < v_max_attempts then
+    v_delay := pgflow.calculate_retry_delay(v_base_delay, v_task.attempts_count);
     update pgflow.step_tasks as t
-    set status = 'queued', started_at = null, failed_at = null, error_message = fail_task.error_message
+    set status = 'queued', started_at = null, failed_at = null, error_message = fail_task.error_message,
+        permanently_stalled_at = null
     where t.run_id = fail_task.run_id and t.step_slug = fail_task.step_slug
       and t.task_index = fail_task.task_index
     returning t.* into v_task;
     update pgflow.step_states as ss
     set error_message = null, failed_at = null
     where ss.run_id = fail_task.run_id and ss.step_slug = fail_task.step_slug;
-    if v_task.message_id is not null then
-      perform pgflow.set_vt_batch(
-        v_step.flow_slug,
-        array[v_task.message_id],
-        array[pgflow.calculate_retry_delay(v_base_delay, v_task.attempts_count)]
-      );
+    select count(*) into v_hidden
+    from pgflow.set_vt_batch(v_step.flow_slug, array[v_task.message_id], array[v_delay]);
+    if v_hidden = 0 then
+      -- The message is gone (archived when the stalled-task sweep gave up on the task):
+      -- a fresh one carries the retry, so the queued task can still be delivered.
+      update pgflow.step_tasks as t
+      set message_id = (
+        select m.msg_id from pgmq.send(v_step.flow_slug, jsonb_build_object(
+          'flow_slug', v_step.flow_slug,
+          'run_id', fail_task.run_id,
+          'step_slug', fail_task.step_slug,
+          'task_index', fail_task.task_index
+        ), v_delay) as m (msg_id)
+      )
+      where t.run_id = fail_task.run_id and t.step_slug = fail_task.step_slug
+        and t.task_index = fail_task.task_index
+      returning t.* into v_task;
     end if;
     return next v_task;
     return;
@@ -2144,7 +2161,8 @@ comment on function pgflow.fail_task(uuid, text, int, text) is
 and returns the step_tasks row. Locks run, then step_state, then step_task. While
 attempts_count (incremented by start_tasks, so the first try counts) is below max_attempts
 (step, else flow) the task is queued again and its message hidden for
-calculate_retry_delay(base_delay, attempts_count) seconds: base_delay 5 gives 10, 20, 40 s.
+calculate_retry_delay(base_delay, attempts_count) seconds: base_delay 5 gives 10, 20, 40 s
+(a task whose message was archived by the stalled-task sweep gets a fresh message).
 Once exhausted the task fails and when_exhausted decides: fail (step and run fail,
 step:failed then run:failed, every outstanding message archived), skip (step skipped with
 skip_reason handler_failed, dependents run without its output) or skip-cascade (the step
@@ -2645,11 +2663,12 @@ select
   r.status as run_status
 from pgflow.step_tasks as t
 join pgflow.runs as r on r.run_id = t.run_id
-where t.permanently_stalled_at is not null;
+where t.permanently_stalled_at is not null
+  and t.status = 'started';
 
 comment on view pgflow.permanently_stalled_tasks is
-'Tasks the stalled-task sweep gave up on after 3 requeues (their worker died each time):
-status still started, message archived, run still started. Alert on rows here; resolve by
+'Tasks the stalled-task sweep gave up on after 3 requeues (their worker died each time) and
+that nobody has resolved since: status still started, message archived. Alert on rows here; resolve by
 failing (pgflow.fail_task) or completing the task.';
 
 create index idx_step_tasks_permanently_stalled on pgflow.step_tasks (permanently_stalled_at)

@@ -31,7 +31,7 @@ set search_path = ''
 as $$
   select v.version
   from pgflow.installed_versions as v
-  order by string_to_array(v.version, '.')::int[] desc
+  order by string_to_array(substring(v.version from '^[0-9]+(?:\.[0-9]+)*'), '.')::int[] desc, v.installed_at desc
   limit 1;
 $$;
 

@@ -35,26 +35,7 @@ begin
       hint = 'Create it first with pgflow.create_flow.';
   end if;
 
-  -- GUARD: an existing step with the same dependencies is returned unchanged.
-  select s.* into v_step
-  from pgflow.steps as s
-  where s.flow_slug = add_step.flow_slug and s.step_slug = add_step.step_slug;
-  if found then
-    select coalesce(array_agg(d.dep_slug order by d.dep_slug), '{}') into v_existing_deps
-    from pgflow.deps as d
-    where d.flow_slug = add_step.flow_slug and d.step_slug = add_step.step_slug;
-    if v_existing_deps is distinct from
-       (select coalesce(array_agg(x order by x), '{}') from (select distinct unnest(v_deps) as x) as u) then
-      raise exception using
-        errcode = 'unique_violation',
-        message = format('Step %L of flow %L already exists with dependencies %s, not %s',
-                         add_step.step_slug, add_step.flow_slug, v_existing_deps, v_deps),
-        hint = 'Steps cannot be redefined; delete the flow (pgflow.delete_flow_and_data) or use a new slug.';
-    end if;
-    return v_step;
-  end if;
-
-  -- VALIDATE
+  -- VALIDATE (also for an existing step: bad input always raises)
   if not pgflow.is_valid_slug(add_step.step_slug) then
     raise exception using
       errcode = 'check_violation',
@@ -137,6 +118,25 @@ begin
       constraint = 'forbidden_input_pattern_is_object',
       message = format('forbidden_input_pattern of step %L must be a JSON object (got %s)',
                        add_step.step_slug, jsonb_typeof(add_step.forbidden_input_pattern));
+  end if;
+
+  -- GUARD: an existing step with the same dependencies is returned unchanged.
+  select s.* into v_step
+  from pgflow.steps as s
+  where s.flow_slug = add_step.flow_slug and s.step_slug = add_step.step_slug;
+  if found then
+    select coalesce(array_agg(d.dep_slug order by d.dep_slug), '{}') into v_existing_deps
+    from pgflow.deps as d
+    where d.flow_slug = add_step.flow_slug and d.step_slug = add_step.step_slug;
+    if v_existing_deps is distinct from
+       (select coalesce(array_agg(x order by x), '{}') from (select distinct unnest(v_deps) as x) as u) then
+      raise exception using
+        errcode = 'unique_violation',
+        message = format('Step %L of flow %L already exists with dependencies %s, not %s',
+                         add_step.step_slug, add_step.flow_slug, v_existing_deps, v_deps),
+        hint = 'Steps cannot be redefined; delete the flow (pgflow.delete_flow_and_data) or use a new slug.';
+    end if;
+    return v_step;
   end if;
 
   -- MUTATE

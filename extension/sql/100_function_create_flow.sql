@@ -15,13 +15,18 @@ declare
   v_flow pgflow.flows;
   v_clash text;
 begin
+  -- VALIDATE options first: a bad value raises even when the flow already exists.
+  perform pgflow._validate_option('max_attempts', create_flow.max_attempts, 0);
+  perform pgflow._validate_option('base_delay', create_flow.base_delay, 0);
+  perform pgflow._validate_option('timeout', create_flow.timeout, 1);
+
   -- GUARD: an existing flow is returned unchanged (options are not updated).
   select f.* into v_flow from pgflow.flows as f where f.flow_slug = create_flow.flow_slug;
   if found then
     return v_flow;
   end if;
 
-  -- VALIDATE: every rejection happens before anything is written.
+  -- VALIDATE the new slug: every rejection happens before anything is written.
   if not pgflow.is_valid_slug(create_flow.flow_slug) then
     raise exception using
       errcode = 'check_violation',
@@ -46,9 +51,6 @@ begin
       message = format('Flow slug %L clashes with existing flow %L', create_flow.flow_slug, v_clash),
       hint = 'pgmq queue tables are lower-cased, so two flow slugs may not differ only in case.';
   end if;
-  perform pgflow._validate_option('max_attempts', create_flow.max_attempts, 0);
-  perform pgflow._validate_option('base_delay', create_flow.base_delay, 0);
-  perform pgflow._validate_option('timeout', create_flow.timeout, 1);
 
   -- MUTATE
   insert into pgflow.flows (flow_slug, opt_max_attempts, opt_base_delay, opt_timeout)

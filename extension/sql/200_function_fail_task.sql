@@ -13,6 +13,8 @@ declare
   v_task pgflow.step_tasks;
   v_max_attempts int;
   v_base_delay int;
+  v_delay int;
+  v_hidden int;
 begin
   -- LOCK: run -> step_state -> step_task, the order every transition uses.
   select r.* into v_run from pgflow.runs as r where r.run_id = fail_task.run_id for update;
@@ -64,20 +66,33 @@ begin
   -- MUTATE (retry): the task is queued again; its message reappears after the backoff
   -- floor(base_delay * 2^attempts_count) seconds, measured on the database clock.
   if v_task.attempts_count < v_max_attempts then
+    v_delay := pgflow.calculate_retry_delay(v_base_delay, v_task.attempts_count);
     update pgflow.step_tasks as t
-    set status = 'queued', started_at = null, failed_at = null, error_message = fail_task.error_message
+    set status = 'queued', started_at = null, failed_at = null, error_message = fail_task.error_message,
+        permanently_stalled_at = null
     where t.run_id = fail_task.run_id and t.step_slug = fail_task.step_slug
       and t.task_index = fail_task.task_index
     returning t.* into v_task;
     update pgflow.step_states as ss
     set error_message = null, failed_at = null
     where ss.run_id = fail_task.run_id and ss.step_slug = fail_task.step_slug;
-    if v_task.message_id is not null then
-      perform pgflow.set_vt_batch(
-        v_step.flow_slug,
-        array[v_task.message_id],
-        array[pgflow.calculate_retry_delay(v_base_delay, v_task.attempts_count)]
-      );
+    select count(*) into v_hidden
+    from pgflow.set_vt_batch(v_step.flow_slug, array[v_task.message_id], array[v_delay]);
+    if v_hidden = 0 then
+      -- The message is gone (archived when the stalled-task sweep gave up on the task):
+      -- a fresh one carries the retry, so the queued task can still be delivered.
+      update pgflow.step_tasks as t
+      set message_id = (
+        select m.msg_id from pgmq.send(v_step.flow_slug, jsonb_build_object(
+          'flow_slug', v_step.flow_slug,
+          'run_id', fail_task.run_id,
+          'step_slug', fail_task.step_slug,
+          'task_index', fail_task.task_index
+        ), v_delay) as m (msg_id)
+      )
+      where t.run_id = fail_task.run_id and t.step_slug = fail_task.step_slug
+        and t.task_index = fail_task.task_index
+      returning t.* into v_task;
     end if;
     return next v_task;
     return;
@@ -106,7 +121,8 @@ comment on function pgflow.fail_task(uuid, text, int, text) is
 and returns the step_tasks row. Locks run, then step_state, then step_task. While
 attempts_count (incremented by start_tasks, so the first try counts) is below max_attempts
 (step, else flow) the task is queued again and its message hidden for
-calculate_retry_delay(base_delay, attempts_count) seconds: base_delay 5 gives 10, 20, 40 s.
+calculate_retry_delay(base_delay, attempts_count) seconds: base_delay 5 gives 10, 20, 40 s
+(a task whose message was archived by the stalled-task sweep gets a fresh message).
 Once exhausted the task fails and when_exhausted decides: fail (step and run fail,
 step:failed then run:failed, every outstanding message archived), skip (step skipped with
 skip_reason handler_failed, dependents run without its output) or skip-cascade (the step

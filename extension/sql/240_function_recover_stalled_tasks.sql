@@ -108,11 +108,12 @@ select
   r.status as run_status
 from pgflow.step_tasks as t
 join pgflow.runs as r on r.run_id = t.run_id
-where t.permanently_stalled_at is not null;
+where t.permanently_stalled_at is not null
+  and t.status = 'started';
 
 comment on view pgflow.permanently_stalled_tasks is
-'Tasks the stalled-task sweep gave up on after 3 requeues (their worker died each time):
-status still started, message archived, run still started. Alert on rows here; resolve by
+'Tasks the stalled-task sweep gave up on after 3 requeues (their worker died each time) and
+that nobody has resolved since: status still started, message archived. Alert on rows here; resolve by
 failing (pgflow.fail_task) or completing the task.';
 
 create index idx_step_tasks_permanently_stalled on pgflow.step_tasks (permanently_stalled_at)

@@ -439,3 +439,69 @@ as $$
   join pg_namespace as n on n.oid = p.pronamespace
   where n.nspname = function_signature.schema_name and p.proname = function_signature.function_name;
 $$;
+
+-- One step of a flow shape (the JSON ensure_flow_compiled receives from a worker), with
+-- the defaults a worker sends. A NULL pattern is {"defined": false}, any other
+-- {"defined": true, "value": <pattern>}. options: a jsonb object, omitted when NULL.
+create or replace function pgflow_tests.shape_step(
+  slug text,
+  step_type text default 'single',
+  dependencies text[] default '{}',
+  when_unmet text default 'skip',
+  when_exhausted text default 'fail',
+  required_input_pattern jsonb default null,
+  forbidden_input_pattern jsonb default null,
+  options jsonb default null
+)
+returns jsonb
+language sql
+immutable
+as $$
+  select jsonb_build_object(
+    'slug', slug,
+    'stepType', step_type,
+    'dependencies', to_jsonb(dependencies),
+    'whenUnmet', when_unmet,
+    'whenExhausted', when_exhausted,
+    'requiredInputPattern', case when required_input_pattern is null then '{"defined": false}'::jsonb
+      else jsonb_build_object('defined', true, 'value', required_input_pattern) end,
+    'forbiddenInputPattern', case when forbidden_input_pattern is null then '{"defined": false}'::jsonb
+      else jsonb_build_object('defined', true, 'value', forbidden_input_pattern) end
+  ) || case when options is null then '{}'::jsonb else jsonb_build_object('options', options) end;
+$$;
+
+-- A flow shape {"steps": [...]} from shape_step() values, in the given order.
+create or replace function pgflow_tests.shape(variadic steps jsonb[])
+returns jsonb
+language sql
+immutable
+as $$
+  select jsonb_build_object('steps', coalesce(to_jsonb(steps), '[]'::jsonb));
+$$;
+
+-- Payload of the latest event with this name broadcast on the topic of one run (needs
+-- create_realtime_stub); NULL when there is none.
+create or replace function pgflow_tests.event_payload(run_id uuid, event text)
+returns jsonb
+language plpgsql
+as $$
+begin
+  return (
+    select m.payload
+    from realtime.messages as m
+    where m.topic = 'pgflow:run:' || event_payload.run_id::text
+      and m.event = event_payload.event
+    order by m.id desc
+    limit 1
+  );
+end;
+$$;
+
+-- Sorted keys of a JSON object (to compare payload shapes).
+create or replace function pgflow_tests.json_keys(obj jsonb)
+returns text[]
+language sql
+immutable
+as $$
+  select coalesce(array_agg(k order by k collate "C"), '{}') from jsonb_object_keys(obj) as k;
+$$;

@@ -1,0 +1,26 @@
+begin;
+select plan(2);
+select pgflow_tests.reset_db();
+
+-- SETUP: flow allows 5 attempts, the step only 1; another step inherits 5
+select pgflow.create_flow('override', max_attempts => 5);
+select pgflow.add_step('override', 'strict', max_attempts => 1);
+select pgflow.add_step('override', 'lenient');
+select run_id from pgflow.start_flow('override', '{}'::jsonb) \gset
+select pgflow_tests.start_and_fail_task(:'run_id', 'lenient');
+select pgflow_tests.start_and_fail_task(:'run_id', 'strict');
+
+-- TEST: the step value wins, the flow value is inherited otherwise
+select is(
+  (select status from pgflow.step_tasks where run_id = :'run_id' and step_slug = 'lenient'),
+  'queued',
+  'a step without max_attempts inherits the flow''s 5 and is retried'
+);
+select is(
+  (select status from pgflow.step_tasks where run_id = :'run_id' and step_slug = 'strict'),
+  'failed',
+  'a step with max_attempts 1 fails on its first failure'
+);
+
+select * from finish();
+rollback;

@@ -1,0 +1,30 @@
+begin;
+select plan(7);
+
+-- SETUP: one task that stalls four times; the two sweep names are used alternately.
+select pgflow_tests.reset_db();
+select pgflow.create_flow('stall', max_attempts => 10, timeout => 60);
+select pgflow.add_step('stall', 'only');
+select run_id as run_id from pgflow.start_flow('stall', '{}'::jsonb) \gset
+
+-- TEST: both names do the same job on the same counter
+select pgflow_tests.read_and_start('stall', 1, 1);
+select pgflow_tests.backdate_started_tasks(interval '95 seconds');
+select is(pgflow.recover_stalled_tasks(), 1, 'stall 1 recovered by recover_stalled_tasks');
+select is(pgflow.requeue_stalled_tasks(), 0, 'requeue_stalled_tasks right after finds nothing more');
+select pgflow_tests.read_and_start('stall', 1, 1);
+select pgflow_tests.backdate_started_tasks(interval '95 seconds');
+select is(pgflow.requeue_stalled_tasks(), 1, 'stall 2 requeued by requeue_stalled_tasks');
+select pgflow_tests.read_and_start('stall', 1, 1);
+select pgflow_tests.backdate_started_tasks(interval '95 seconds');
+select is(pgflow.recover_stalled_tasks(), 1, 'stall 3 recovered by recover_stalled_tasks');
+select pgflow_tests.read_and_start('stall', 1, 1);
+select pgflow_tests.backdate_started_tasks(interval '95 seconds');
+select is(pgflow.recover_stalled_tasks(), 0, 'stall 4: limit of 3 requeues reached');
+select is(status || '/' || requeued_count, 'started/3', 'task stays started with requeued_count 3')
+from pgflow.step_tasks where run_id = :'run_id';
+select ok(permanently_stalled_at is not null, 'task is marked permanently stalled')
+from pgflow.step_tasks where run_id = :'run_id';
+
+select * from finish();
+rollback;

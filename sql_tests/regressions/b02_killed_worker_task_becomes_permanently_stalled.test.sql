@@ -1,0 +1,54 @@
+begin;
+select plan(16);
+
+-- Case B02: a worker killed mid-task four times on the same task.
+-- SETUP: one-step flow, timeout 10 s (stall after 40 s).
+select pgflow_tests.reset_db();
+select pgflow.create_flow('b02', max_attempts => 5, timeout => 10);
+select pgflow.add_step('b02', 'only');
+select run_id as run_id from pgflow.start_flow('b02', '{}'::jsonb) \gset
+select message_id as msg_id from pgflow.step_tasks where run_id = :'run_id' \gset
+
+-- TEST: kills 1..3: each time the task is requeued with the same message
+select is(msg_id, :'msg_id'::bigint, 'kill 1: worker receives the task message')
+from pgflow_tests.read_and_start('b02', 2, 1);
+select pgflow_tests.backdate_started_tasks(interval '45 seconds');
+select is(pgflow.requeue_stalled_tasks(), 1, 'kill 1: requeued');
+select is(msg_id, :'msg_id'::bigint, 'kill 2: the same message is delivered again')
+from pgflow_tests.read_and_start('b02', 2, 1);
+select pgflow_tests.backdate_started_tasks(interval '45 seconds');
+select is(pgflow.requeue_stalled_tasks(), 1, 'kill 2: requeued');
+select is(msg_id, :'msg_id'::bigint, 'kill 3: the same message is delivered again')
+from pgflow_tests.read_and_start('b02', 2, 1);
+select pgflow_tests.backdate_started_tasks(interval '45 seconds');
+select is(pgflow.requeue_stalled_tasks(), 1, 'kill 3: requeued');
+
+-- TEST: kill 4: the task is marked permanently stalled instead
+select is(msg_id, :'msg_id'::bigint, 'kill 4: the same message is delivered again')
+from pgflow_tests.read_and_start('b02', 2, 1);
+select pgflow_tests.backdate_started_tasks(interval '45 seconds');
+select is(pgflow.requeue_stalled_tasks(), 0, 'kill 4: not requeued any more');
+select is(status || '/' || requeued_count || '/' || attempts_count, 'started/3/4',
+          'task stays started, requeued 3 times, 4 attempts')
+from pgflow.step_tasks where run_id = :'run_id';
+select ok(permanently_stalled_at is not null, 'permanently_stalled_at is stamped')
+from pgflow.step_tasks where run_id = :'run_id';
+
+-- TEST: no message lost or duplicated: the one message is archived exactly once
+select is(pgflow_tests.queue_count('b02', 'q'), 0::bigint, 'queue is empty (nothing cycles forever)');
+select is(pgflow_tests.queue_count('b02', 'a'), 1::bigint, 'exactly one archived message');
+select ok(pgflow_tests.message_exists('b02', :'msg_id', 'a'), 'the archived message is the task message');
+
+-- TEST: the stall is visible (not silent) in pgflow.permanently_stalled_tasks
+select has_view('pgflow', 'permanently_stalled_tasks', 'view pgflow.permanently_stalled_tasks exists');
+select is(
+  (select count(*)::int from pgflow.permanently_stalled_tasks
+   where run_id = :'run_id' and step_slug = 'only' and task_index = 0),
+  1, 'the task is listed in pgflow.permanently_stalled_tasks');
+
+-- TEST: later sweeps change nothing
+select pgflow_tests.backdate_started_tasks(interval '1 hour');
+select is(pgflow.requeue_stalled_tasks() + pgflow.requeue_stalled_tasks(), 0, 'later sweeps requeue nothing');
+
+select * from finish();
+rollback;
