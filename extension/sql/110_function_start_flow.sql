@@ -23,17 +23,20 @@ begin
       errcode = 'foreign_key_violation',
       message = format('Flow %L does not exist', start_flow.flow_slug);
   end if;
-  if start_flow.input is null then
-    raise exception using
-      errcode = 'not_null_violation',
-      message = format('Flow %L cannot start: input is NULL', start_flow.flow_slug),
-      hint = 'Pass a JSON value, for example ''{}''::jsonb.';
-  end if;
   select s.step_slug into v_root_map
   from pgflow.steps as s
   where s.flow_slug = start_flow.flow_slug and s.step_type = 'map' and s.deps_count = 0
   order by s.step_index
   limit 1;
+  if start_flow.input is null then
+    raise exception using
+      errcode = 'not_null_violation',
+      message = case
+        when v_root_map is not null then format('Flow %L has root map steps but input is NULL', start_flow.flow_slug)
+        else format('Flow %L cannot start: input is NULL', start_flow.flow_slug)
+      end,
+      hint = 'Pass a JSON value, for example ''{}''::jsonb (a JSON array for flows with a root map step).';
+  end if;
   if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
     raise exception using
       errcode = 'invalid_parameter_value',
