@@ -2585,7 +2585,11 @@ begin
       from pgflow.step_tasks as t
       join pgflow.steps as s on s.flow_slug = t.flow_slug and s.step_slug = t.step_slug
       join pgflow.flows as f on f.flow_slug = t.flow_slug
+      join pgflow.runs as r on r.run_id = t.run_id
+      join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
       where t.status = 'started'
+        and r.status = 'started'
+        and ss.status = 'started'
         and t.permanently_stalled_at is null
         and t.started_at < now() - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30)
       for update of t skip locked
@@ -2626,7 +2630,9 @@ end;
 $$;
 
 comment on function pgflow.recover_stalled_tasks() is
-'The stalled-task sweep. A task is stalled when it is started, not permanently stalled, and
+'The stalled-task sweep. A task is stalled when it is started in a started step of a started
+run (tasks left behind by a failed run or a skipped step are not work any more), not
+permanently stalled, and
 its started_at is older than coalesce(step timeout, flow timeout) + 30 seconds (database
 clock). Requeued up to 3 times (status queued, started_at and last_worker_id NULL,
 requeued_count + 1, last_requeued_at now, message visible at once; attempts_count
@@ -2691,6 +2697,7 @@ declare
   v_version text;
   v_schedule text := cron_interval;
   v_job_id bigint;
+  v_minutes int;
   -- Kept in a variable: the cron schema may not exist when this function is checked.
   v_schedule_sql text := 'select cron.schedule($1, $2, $3)';
 begin
@@ -2707,6 +2714,17 @@ begin
     raise exception using
       errcode = 'invalid_parameter_value',
       message = 'cron_interval must be a cron expression or an interval such as ''15 seconds''';
+  end if;
+
+  -- Intervals in minutes become cron expressions (pg_cron's interval syntax is seconds only).
+  v_minutes := substring(v_schedule from '^\s*(\d+)\s*minutes?\s*$')::int;
+  if v_minutes is not null then
+    if v_minutes < 1 or v_minutes > 59 then
+      raise exception using
+        errcode = 'invalid_parameter_value',
+        message = format('cron_interval %L: minute intervals must be 1 to 59 minutes', cron_interval);
+    end if;
+    v_schedule := case when v_minutes = 1 then '* * * * *' else format('*/%s * * * *', v_minutes) end;
   end if;
 
   -- pg_cron < 1.5 only knows minute-granularity cron expressions.
@@ -2728,7 +2746,7 @@ $$;
 comment on function pgflow.setup_requeue_stalled_tasks_cron(text) is
 'Creates or replaces the pg_cron job pgflow_requeue_stalled_tasks running
 select pgflow.requeue_stalled_tasks() on cron_interval (default ''15 seconds'';
-any cron expression works). pg_cron < 1.5 has no second-based schedules: then the job
+any cron expression works; ''N minutes'' (1..59) becomes ''*/N * * * *''). pg_cron < 1.5 has no second-based schedules: then the job
 runs every minute (''* * * * *'') and a NOTICE says so. Returns a text naming the job id
 and schedule. Raises undefined_object when pg_cron is not installed in this database.
 Idempotent (one job, replaced by name). As upstream pgflow 0.14.1, plus the pg_cron 1.4

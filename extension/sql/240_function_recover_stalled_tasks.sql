@@ -27,7 +27,11 @@ begin
       from pgflow.step_tasks as t
       join pgflow.steps as s on s.flow_slug = t.flow_slug and s.step_slug = t.step_slug
       join pgflow.flows as f on f.flow_slug = t.flow_slug
+      join pgflow.runs as r on r.run_id = t.run_id
+      join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
       where t.status = 'started'
+        and r.status = 'started'
+        and ss.status = 'started'
         and t.permanently_stalled_at is null
         and t.started_at < now() - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30)
       for update of t skip locked
@@ -68,7 +72,9 @@ end;
 $$;
 
 comment on function pgflow.recover_stalled_tasks() is
-'The stalled-task sweep. A task is stalled when it is started, not permanently stalled, and
+'The stalled-task sweep. A task is stalled when it is started in a started step of a started
+run (tasks left behind by a failed run or a skipped step are not work any more), not
+permanently stalled, and
 its started_at is older than coalesce(step timeout, flow timeout) + 30 seconds (database
 clock). Requeued up to 3 times (status queued, started_at and last_worker_id NULL,
 requeued_count + 1, last_requeued_at now, message visible at once; attempts_count

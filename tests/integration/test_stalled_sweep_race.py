@@ -1,0 +1,350 @@
+"""Case B10: the stalled-task sweep under real concurrency (two database sessions).
+
+A sweep must requeue a stalled task exactly once, however many sweeps run at the same time,
+and must never touch a task that a worker completed meanwhile: whichever transaction loses
+the race re-checks the row (status 'started', same start) and changes nothing. The
+single-session half of the case is sql_tests/regressions/b10_*.test.sql.
+
+Blocking is detected through pg_stat_activity (wait_event_type = 'Lock'), not with sleeps:
+each race first lets one session hold its transaction open, then starts the other one in a
+thread, waits until that one is either finished (skipped the locked row) or waiting for a
+lock, and only then commits the first.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg.rows import dict_row
+
+WORKER_A = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa"
+WORKER_B = "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb"
+FLOW = "race"
+
+
+class Background:
+    """Run one function on its own connection in a thread; keep its result or error."""
+
+    def __init__(self, conn: psycopg.Connection, fn: Callable[[psycopg.Connection], Any]) -> None:
+        self.conn = conn
+        self.pid = conn.info.backend_pid
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(fn,), daemon=True)
+        self._thread.start()
+
+    def _run(self, fn: Callable[[psycopg.Connection], Any]) -> None:
+        try:
+            self.result = fn(self.conn)
+        except BaseException as exc:  # reported by join()
+            self.error = exc
+
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+    def join(self, timeout_seconds: float = 30.0) -> Any:
+        self._thread.join(timeout_seconds)
+        assert not self._thread.is_alive(), "background session did not finish"
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+def wait_until_done_or_blocked(
+    observer: psycopg.Connection, job: Background, timeout_seconds: float = 10.0
+) -> str:
+    """Return 'done' when the job finished, 'blocked' when it waits for a lock."""
+    deadline = time.monotonic() + timeout_seconds
+    while time.monotonic() < deadline:
+        if job.done():
+            return "done"
+        row = observer.execute(
+            "select wait_event_type from pg_stat_activity where pid = %s", (job.pid,)
+        ).fetchone()
+        if row is not None and row[0] == "Lock":
+            return "blocked"
+        time.sleep(0.02)
+    raise AssertionError("background session neither finished nor waited for a lock")
+
+
+def connect(dsn: str, *, autocommit: bool) -> psycopg.Connection:
+    conn = psycopg.connect(dsn, autocommit=autocommit)
+    conn.execute("set statement_timeout = '30s'")
+    if not autocommit:
+        conn.commit()
+    return conn
+
+
+def sweep(conn: psycopg.Connection) -> int:
+    row = conn.execute("select pgflow.requeue_stalled_tasks()").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def setup_stalled_run(
+    conn: psycopg.Connection, *, input_json: str = "{}", map_step: bool = False
+) -> str:
+    """Create flow `race` (timeout 10 s), start one run, start all its tasks as worker A and
+    backdate them 60 s (past 10 + 30 s). Returns the run id."""
+    conn.execute("select pgflow.create_flow(%s, max_attempts => 5, timeout => 10)", (FLOW,))
+    if map_step:
+        conn.execute("select pgflow.add_step(%s, 'only', step_type => 'map')", (FLOW,))
+    else:
+        conn.execute("select pgflow.add_step(%s, 'only')", (FLOW,))
+    row = conn.execute(
+        "select run_id from pgflow.start_flow(%s, %s::jsonb)", (FLOW, input_json)
+    ).fetchone()
+    assert row is not None
+    run_id = str(row[0])
+    start_tasks(conn, WORKER_A)
+    conn.execute(
+        """update pgflow.step_tasks
+           set queued_at = now() - interval '61 seconds', started_at = now() - interval '60 seconds'
+           where run_id = %s and status = 'started'""",
+        (run_id,),
+    )
+    return run_id
+
+
+def start_tasks(conn: psycopg.Connection, worker_id: str, qty: int = 10_000) -> int:
+    """Read visible messages and start their tasks, as a worker does. Returns the count."""
+    conn.execute(
+        """insert into pgflow.workers (worker_id, queue_name, function_name)
+           values (%s, %s, 'race_test') on conflict (worker_id) do nothing""",
+        (worker_id, FLOW),
+    )
+    rows = conn.execute(
+        """select * from pgflow.start_tasks(
+             %s, array(select msg_id from pgmq.read(%s, 2, %s)), %s::uuid)""",
+        (FLOW, FLOW, qty, worker_id),
+    ).fetchall()
+    return len(rows)
+
+
+def task(conn: psycopg.Connection, run_id: str, task_index: int = 0) -> dict[str, Any]:
+    cur = conn.cursor(row_factory=dict_row)
+    row = cur.execute(
+        """select status, requeued_count, attempts_count, output, message_id,
+                  permanently_stalled_at
+           from pgflow.step_tasks where run_id = %s and task_index = %s""",
+        (run_id, task_index),
+    ).fetchone()
+    assert row is not None
+    return row
+
+
+def queue_counts(conn: psycopg.Connection) -> tuple[int, int, int]:
+    """(messages in the queue, of which visible now, messages in the archive)."""
+    row = conn.execute(
+        f"""select (select count(*) from pgmq.q_{FLOW}),
+                   (select count(*) from pgmq.q_{FLOW} where vt <= clock_timestamp()),
+                   (select count(*) from pgmq.a_{FLOW})"""
+    ).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1]), int(row[2])
+
+
+def test_second_sweep_while_first_holds_the_task_does_not_requeue_again(
+    pgflow_conn: psycopg.Connection, pgflow_dsn: str
+) -> None:
+    run_id = setup_stalled_run(pgflow_conn)
+    first = connect(pgflow_dsn, autocommit=False)
+    second = connect(pgflow_dsn, autocommit=True)
+    try:
+        assert sweep(first) == 1  # transaction left open: the task row is held
+        job = Background(second, sweep)
+        wait_until_done_or_blocked(pgflow_conn, job)
+        first.commit()
+        assert job.join() == 0, "the second sweep requeued the task a second time"
+    finally:
+        first.close()
+        second.close()
+
+    row = task(pgflow_conn, run_id)
+    assert (row["status"], row["requeued_count"]) == ("queued", 1)
+    assert queue_counts(pgflow_conn) == (1, 1, 0), "exactly one message, visible, none archived"
+
+
+def test_sweep_with_stale_snapshot_does_not_requeue_again(
+    pgflow_conn: psycopg.Connection, pgflow_dsn: str
+) -> None:
+    """The loser took its snapshot before the winner committed (repeatable read): it must
+    either find nothing to do or fail with a serialization error, never requeue twice."""
+    run_id = setup_stalled_run(pgflow_conn)
+    stale = connect(pgflow_dsn, autocommit=False)
+    try:
+        stale.execute("set transaction isolation level repeatable read")
+        stale_view = stale.execute(
+            "select status from pgflow.step_tasks where run_id = %s", (run_id,)
+        ).fetchone()
+        assert stale_view == ("started",)  # snapshot taken: the task looks stalled
+
+        assert sweep(pgflow_conn) == 1  # the winner, committed
+
+        try:
+            assert sweep(stale) == 0, "a sweep on a stale snapshot requeued the task again"
+            stale.commit()
+        except psycopg.errors.SerializationFailure:
+            stale.rollback()
+    finally:
+        stale.close()
+
+    row = task(pgflow_conn, run_id)
+    assert (row["status"], row["requeued_count"]) == ("queued", 1)
+    assert queue_counts(pgflow_conn) == (1, 1, 0)
+
+
+def test_sweep_racing_a_late_complete_leaves_the_completed_task_alone(
+    pgflow_conn: psycopg.Connection, pgflow_dsn: str
+) -> None:
+    """complete_task wins (holds its transaction open first); the sweep runs meanwhile."""
+    run_id = setup_stalled_run(pgflow_conn)
+    worker = connect(pgflow_dsn, autocommit=False)
+    sweeper = connect(pgflow_dsn, autocommit=True)
+    try:
+        worker.execute(
+            "select * from pgflow.complete_task(%s, 'only', 0, '{\"done\": true}'::jsonb)",
+            (run_id,),
+        )
+        job = Background(sweeper, sweep)
+        wait_until_done_or_blocked(pgflow_conn, job)
+        worker.commit()
+        assert job.join() == 0, "the sweep requeued a task that completed meanwhile"
+    finally:
+        worker.close()
+        sweeper.close()
+
+    row = task(pgflow_conn, run_id)
+    assert (row["status"], row["requeued_count"]) == ("completed", 0)
+    assert row["output"] == {"done": True}
+    run = pgflow_conn.execute("select status from pgflow.runs where run_id = %s", (run_id,))
+    assert run.fetchone() == ("completed",)
+    assert queue_counts(pgflow_conn) == (0, 0, 1), "message archived once, nothing left visible"
+
+
+def test_late_complete_racing_a_sweep_is_ignored_and_task_requeued_once(
+    pgflow_conn: psycopg.Connection, pgflow_dsn: str
+) -> None:
+    """The sweep wins (holds its transaction open first); the dead worker's late
+    complete_task runs meanwhile and must not count: the task is requeued exactly once and
+    its one message stays visible for the next worker."""
+    run_id = setup_stalled_run(pgflow_conn)
+    sweeper = connect(pgflow_dsn, autocommit=False)
+    worker = connect(pgflow_dsn, autocommit=True)
+    try:
+        assert sweep(sweeper) == 1
+        job = Background(
+            worker,
+            lambda c: c.execute(
+                "select status from pgflow.complete_task(%s, 'only', 0, '\"late\"'::jsonb)",
+                (run_id,),
+            ).fetchall(),
+        )
+        wait_until_done_or_blocked(pgflow_conn, job)
+        sweeper.commit()
+        job.join()
+    finally:
+        sweeper.close()
+        worker.close()
+
+    row = task(pgflow_conn, run_id)
+    assert (row["status"], row["requeued_count"], row["output"]) == ("queued", 1, None)
+    step = pgflow_conn.execute(
+        "select status, remaining_tasks from pgflow.step_states where run_id = %s", (run_id,)
+    ).fetchone()
+    assert step == ("started", 1), "the ignored report must not count as a completion"
+    assert queue_counts(pgflow_conn) == (1, 1, 0), "exactly one message, visible"
+
+    # The requeued task runs again on another worker and the run completes.
+    assert start_tasks(pgflow_conn, WORKER_B) == 1
+    pgflow_conn.execute("select pgflow.complete_task(%s, 'only', 0, '\"ok\"'::jsonb)", (run_id,))
+    row = task(pgflow_conn, run_id)
+    assert (row["status"], row["requeued_count"], row["attempts_count"]) == ("completed", 1, 2)
+    run = pgflow_conn.execute("select status from pgflow.runs where run_id = %s", (run_id,))
+    assert run.fetchone() == ("completed",)
+    assert queue_counts(pgflow_conn) == (0, 0, 1)
+
+
+def test_late_fail_racing_a_sweep_is_ignored(
+    pgflow_conn: psycopg.Connection, pgflow_dsn: str
+) -> None:
+    """The sweep wins; the dead worker's late fail_task arrives meanwhile and must neither
+    count as an attempt nor delay the message the next worker should receive."""
+    run_id = setup_stalled_run(pgflow_conn)
+    sweeper = connect(pgflow_dsn, autocommit=False)
+    worker = connect(pgflow_dsn, autocommit=True)
+    try:
+        assert sweep(sweeper) == 1
+        job = Background(
+            worker,
+            lambda c: c.execute(
+                "select status from pgflow.fail_task(%s, 'only', 0, 'late')", (run_id,)
+            ).fetchall(),
+        )
+        wait_until_done_or_blocked(pgflow_conn, job)
+        sweeper.commit()
+        job.join()
+    finally:
+        sweeper.close()
+        worker.close()
+
+    row = task(pgflow_conn, run_id)
+    assert (row["status"], row["requeued_count"], row["attempts_count"]) == ("queued", 1, 1)
+    assert queue_counts(pgflow_conn) == (1, 1, 0), "exactly one message, visible at once"
+
+
+def test_sweep_killed_mid_transaction_leaves_no_lock_or_partial_state(
+    pgflow_conn: psycopg.Connection, pgflow_dsn: str
+) -> None:
+    """A sweep whose session dies before commit (pg_cron session terminated, case B18)
+    leaves nothing behind: the next sweep requeues the task exactly once."""
+    run_id = setup_stalled_run(pgflow_conn)
+    doomed = connect(pgflow_dsn, autocommit=False)
+    try:
+        assert sweep(doomed) == 1  # uncommitted: holds the sweep's locks
+        pgflow_conn.execute("select pg_terminate_backend(%s)", (doomed.info.backend_pid,))
+    finally:
+        doomed.close()
+
+    assert task(pgflow_conn, run_id)["status"] == "started", "the killed sweep rolled back"
+    assert sweep(pgflow_conn) == 1, "the next sweep is not blocked by a leftover lock"
+    row = task(pgflow_conn, run_id)
+    assert (row["status"], row["requeued_count"]) == ("queued", 1)
+    assert queue_counts(pgflow_conn) == (1, 1, 0)
+
+
+@pytest.mark.parametrize("round_number", range(3))
+def test_parallel_sweeps_split_the_work_without_double_requeue(
+    pgflow_conn: psycopg.Connection, pgflow_dsn: str, round_number: int
+) -> None:
+    """Two sweeps start at the same moment over 300 stalled map tasks: together they
+    requeue each task exactly once."""
+    tasks = 300
+    run_id = setup_stalled_run(pgflow_conn, input_json=str(list(range(tasks))), map_step=True)
+    conns = [connect(pgflow_dsn, autocommit=True) for _ in range(2)]
+    barrier = threading.Barrier(2)
+
+    def synchronized_sweep(conn: psycopg.Connection) -> int:
+        barrier.wait(timeout=10)
+        return sweep(conn)
+
+    try:
+        jobs = [Background(c, synchronized_sweep) for c in conns]
+        results = [job.join() for job in jobs]
+    finally:
+        for c in conns:
+            c.close()
+
+    assert sum(results) == tasks, f"sweeps returned {results}"
+    counts = pgflow_conn.execute(
+        """select status, requeued_count, count(*) from pgflow.step_tasks
+           where run_id = %s group by 1, 2""",
+        (run_id,),
+    ).fetchall()
+    assert counts == [("queued", 1, tasks)]
+    assert queue_counts(pgflow_conn) == (tasks, tasks, 0)
