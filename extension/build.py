@@ -3,11 +3,13 @@
 Usage: ``python extension/build.py [--check]``
 
 Concatenates ``extension/sql/NNN_*.sql`` in file-name order into
-``extension/pgflow--<version>.sql`` (the script ``CREATE EXTENSION`` runs) and into
-``python_worker/pgflow/sql/pgflow--<version>.sql`` (the same text, shipped in the wheel
-for plain-SQL installs). The version comes from ``default_version`` in
-``extension/pgflow.control``. With ``--check`` nothing is written; the exit status is 1
-when a built file is missing or out of date with its sources.
+``extension/pgflow--<version>.sql``, the full script of the current version (the one
+``CREATE EXTENSION`` runs); the version comes from ``default_version`` in
+``extension/pgflow.control``. Scripts of released versions (``pgflow--0.1.0.sql``) and
+upgrade scripts (``pgflow--A--B.sql``) are written by hand once and never rebuilt.
+Every ``extension/pgflow--*.sql`` is then copied to ``python_worker/pgflow/sql/`` so the
+wheel carries them for plain-SQL installs and ``pgflow migrate``. With ``--check`` nothing
+is written; the exit status is 1 when a built or copied file is missing or out of date.
 """
 
 from __future__ import annotations
@@ -40,20 +42,29 @@ def render() -> str:
     return "".join(parts).replace("@PGFLOW_VERSION@", version())
 
 
-def targets() -> list[Path]:
-    name = f"pgflow--{version()}.sql"
-    return [EXT / name, PKG_SQL / name]
+def expected_files() -> dict[Path, str]:
+    """Every file the build owns, with the text it must hold."""
+    current = EXT / f"pgflow--{version()}.sql"
+    files = {current: render()}
+    for script in sorted(EXT.glob("pgflow--*.sql")):
+        files.setdefault(script, script.read_text())
+    for script, text in list(files.items()):
+        files[PKG_SQL / script.name] = text
+    return files
 
 
 def main(argv: list[str]) -> int:
-    text = render()
+    files = expected_files()
     if "--check" in argv:
-        stale = [p for p in targets() if not p.exists() or p.read_text() != text]
+        stale = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
+        extra = sorted(set(PKG_SQL.glob("pgflow--*.sql")) - set(files))
         for p in stale:
             print(f"out of date: {p.relative_to(ROOT)} (run make build)", file=sys.stderr)
-        return 1 if stale else 0
-    for p in targets():
-        p.parent.mkdir(parents=True, exist_ok=True)
+        for p in extra:
+            print(f"not from extension/: {p.relative_to(ROOT)}", file=sys.stderr)
+        return 1 if stale or extra else 0
+    PKG_SQL.mkdir(parents=True, exist_ok=True)
+    for p, text in files.items():
         p.write_text(text)
     return 0
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib.resources
 import itertools
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psycopg
@@ -114,3 +114,24 @@ def pgflow_conn(pgflow_dsn: str) -> Iterator[psycopg.Connection]:
     """Autocommit psycopg connection to the test's fresh pgflow database."""
     with psycopg.connect(pgflow_dsn, autocommit=True) as conn:
         yield conn
+
+
+_empty_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def empty_db(pg_admin_dsn: str) -> Iterator[Callable[[], str]]:
+    """Factory of empty databases (no pgmq, no pgflow); all are dropped afterwards."""
+    created: list[str] = []
+
+    def make() -> str:
+        name = f"pgflow_empty_{next(_empty_numbers)}"
+        with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
+            conn.execute(f'create database "{name}" template template0')
+        created.append(name)
+        return make_conninfo(pg_admin_dsn, dbname=name)
+
+    yield make
+    with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
+        for name in created:
+            conn.execute(f'drop database if exists "{name}" with (force)')

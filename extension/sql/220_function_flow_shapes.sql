@@ -214,6 +214,11 @@ begin
   else
     raise notice 'pgflow.delete_flow_and_data: queue % does not exist', p_flow_slug;
   end if;
+  if exists (select 1 from pg_catalog.pg_extension as e where e.extname = 'pg_cron') then
+    perform pgflow.unschedule_flow(sc.flow_slug, sc.schedule_name)
+    from pgflow.schedules as sc where sc.flow_slug = p_flow_slug;
+  end if;
+  delete from pgflow.schedules as sc where sc.flow_slug = p_flow_slug;
   delete from pgflow.step_tasks as t where t.flow_slug = p_flow_slug;
   delete from pgflow.step_states as ss where ss.flow_slug = p_flow_slug;
   delete from pgflow.runs as r where r.flow_slug = p_flow_slug;
@@ -225,6 +230,6 @@ $$;
 
 comment on function pgflow.delete_flow_and_data(text) is
 'Deletes flow p_flow_slug with everything it owns: its pgmq queue and archive (a NOTICE,
-not an error, when the queue is absent), task rows, step states, runs, dependencies, steps
+not an error, when the queue is absent), its schedules and their pg_cron jobs, task rows, step states, runs, dependencies, steps
 and the flow row. Irreversible; meant for development and recompilation.
 As upstream pgflow 0.14.1.';

@@ -3,104 +3,17 @@
 from __future__ import annotations
 
 import importlib
-import itertools
-from collections.abc import Callable, Iterator
 
 import psycopg
 import pytest
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.conninfo import conninfo_to_dict
 
 import pgflow
 from pgflow.errors import ExtensionNotAvailable, SchemaVersionMismatch
+from tests.integration.catalog import CATALOG_QUERIES, catalog
 
 # The package attribute `pgflow.install` is the function; this is the module.
 install_module = importlib.import_module("pgflow.install")
-_numbers = itertools.count(1)
-
-# Each query lists one kind of object of schema pgflow, in a stable order, as plain text
-# values: two installs are equal when every query returns the same rows.
-CATALOG_QUERIES = {
-    "functions": """
-        select p.oid::regprocedure::text, pg_get_function_identity_arguments(p.oid),
-               pg_get_function_arguments(p.oid), pg_get_function_result(p.oid), p.prokind,
-               p.provolatile, p.prosecdef, p.proisstrict, p.proconfig::text, l.lanname,
-               md5(p.prosrc), obj_description(p.oid, 'pg_proc')
-        from pg_proc p
-        join pg_namespace n on n.oid = p.pronamespace
-        join pg_language l on l.oid = p.prolang
-        where n.nspname = 'pgflow'
-        order by 1
-    """,
-    "relations": """
-        select c.relname, c.relkind, c.relpersistence, obj_description(c.oid, 'pg_class')
-        from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = 'pgflow'
-        order by 1
-    """,
-    "columns": """
-        select c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod),
-               a.attnotnull, pg_get_expr(d.adbin, d.adrelid), a.attidentity, a.attgenerated
-        from pg_attribute a
-        join pg_class c on c.oid = a.attrelid
-        join pg_namespace n on n.oid = c.relnamespace
-        left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
-        where n.nspname = 'pgflow' and a.attnum > 0 and not a.attisdropped
-        order by 1, 2
-    """,
-    "constraints": """
-        select conrelid::regclass::text, contypid::regtype::text, conname,
-               pg_get_constraintdef(oid), condeferrable, condeferred
-        from pg_constraint
-        where connamespace = 'pgflow'::regnamespace
-        order by 1, 2, 3
-    """,
-    "indexes": """
-        select indexname, indexdef from pg_indexes where schemaname = 'pgflow' order by 1
-    """,
-    "types": """
-        select t.typname, t.typtype, format_type(t.typbasetype, t.typtypmod),
-               obj_description(t.oid, 'pg_type'),
-               (select array_agg(e.enumlabel order by e.enumsortorder)
-                  from pg_enum e where e.enumtypid = t.oid)::text
-        from pg_type t
-        where t.typnamespace = 'pgflow'::regnamespace and t.typtype <> 'b'
-        order by 1
-    """,
-    "triggers": """
-        select tgrelid::regclass::text, tgname, pg_get_triggerdef(oid)
-        from pg_trigger
-        where not tgisinternal
-          and tgrelid in (select oid from pg_class where relnamespace = 'pgflow'::regnamespace)
-        order by 1, 2
-    """,
-    "views": """
-        select viewname, definition from pg_views where schemaname = 'pgflow' order by 1
-    """,
-}
-
-
-def catalog(dsn: str) -> dict[str, list[tuple[object, ...]]]:
-    with psycopg.connect(dsn) as conn:
-        return {name: conn.execute(query).fetchall() for name, query in CATALOG_QUERIES.items()}
-
-
-@pytest.fixture
-def empty_db(pg_admin_dsn: str) -> Iterator[Callable[[], str]]:
-    """Factory of empty databases (no pgmq, no pgflow); all are dropped afterwards."""
-    created: list[str] = []
-
-    def make() -> str:
-        name = f"pgflow_empty_{next(_numbers)}"
-        with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
-            conn.execute(f'create database "{name}" template template0')
-        created.append(name)
-        return make_conninfo(pg_admin_dsn, dbname=name)
-
-    yield make
-    with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
-        for name in created:
-            conn.execute(f'drop database if exists "{name}" with (force)')
-
 
 def extensions(dsn: str) -> dict[str, str]:
     with psycopg.connect(dsn) as conn:
