@@ -72,9 +72,10 @@ lint: setup
 	$(PYTHON) -m sqlfluff lint extension/sql/0*.sql
 	tools/run_plpgsql_check.sh
 
-demo:
-	@echo "make demo: the demo (example flows run by a pgflow worker against an embedded"
-	@echo "local PostgreSQL) arrives with the worker in issue 3. For now: make test."
+# The stdlib-analysis flow (examples/stdlib_analysis.py) run by pgflow-worker processes
+# against the embedded dev cluster (.pgflow/); see examples/demo.py.
+demo: setup
+	$(PYTHON) -m examples.demo
 
 clean:
 	rm -rf $(STAMPS) build dist python_worker/*.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -34,6 +34,9 @@ from pytest_postgresql.janitor import DatabaseJanitor
 
 import pgflow
 
+# Fixtures for tests that run real worker processes (start_worker).
+pytest_plugins = ["tests.integration.worker_harness"]
+
 ROOT = Path(__file__).resolve().parent.parent
 CRON_DB = "pgflow_cron"
 _db_numbers = itertools.count(1)
@@ -135,3 +138,9 @@ def empty_db(pg_admin_dsn: str) -> Iterator[Callable[[], str]]:
     with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
         for name in created:
             conn.execute(f'drop database if exists "{name}" with (force)')
+
+
+@pytest.fixture(autouse=True)
+def _no_dev_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test falls back to the embedded dev cluster unless it asks for one itself."""
+    monkeypatch.setenv("PGFLOW_DEV_CLUSTER", "off")

@@ -8,7 +8,9 @@ create table pgflow.schedules (
   job_id bigint,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  constraint schedule_name_is_valid check (pgflow.is_valid_slug(schedule_name) and length(schedule_name) <= 47)
+  constraint schedule_name_is_valid check (
+    pgflow.is_valid_slug(schedule_name) and length(schedule_name) <= 47
+  )
 );
 
 comment on table pgflow.schedules is

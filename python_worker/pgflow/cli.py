@@ -1,39 +1,42 @@
-"""The ``pgflow`` command line: ``pgflow install`` (more commands arrive with later issues)."""
+"""The ``pgflow`` command line.
+
+``pgflow install`` installs the schema; ``pgflow start``, ``status`` and ``runs`` start and
+follow runs; ``pgflow dev up|down|status|dsn|psql|destroy`` manage the embedded dev cluster.
+Every command that needs a database takes ``--dsn``, else uses ``PGFLOW_DATABASE_URL``,
+``DATABASE_URL``, then the dev cluster (started on demand): see :mod:`pgflow.dsn`.
+Data goes to stdout, notes and progress to stderr.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 import click
 import psycopg
 
+from pgflow import cli_admin, devdb
 from pgflow._version import __version__
-from pgflow.errors import NoDatabaseConfigured, PgflowError
+from pgflow.cli_util import dsn_option, table
+from pgflow.client import Client, Run
+from pgflow.dsn import resolve_dsn
+from pgflow.errors import PgflowError
 from pgflow.install import METHODS, install
 
-DSN_ENV_VARS = ("PGFLOW_DATABASE_URL", "DATABASE_URL")
+__all__ = ["main", "resolve_dsn"]
 
 
-def resolve_dsn(dsn: str | None) -> str:
-    """Return the DSN to use: ``dsn`` if given, else the first DSN environment variable set.
-
-    Args:
-        dsn: the value of ``--dsn``, or None.
-
-    Returns:
-        A libpq connection string or URL.
-
-    Raises:
-        NoDatabaseConfigured: neither ``dsn`` nor PGFLOW_DATABASE_URL / DATABASE_URL is set.
-    """
-    if dsn:
-        return dsn
-    for name in DSN_ENV_VARS:
-        if os.environ.get(name):
-            return os.environ[name]
-    raise NoDatabaseConfigured(
-        "no database given: pass --dsn or set PGFLOW_DATABASE_URL or DATABASE_URL"
-    )
+def _client(dsn: str | None) -> Client:
+    try:
+        return Client(resolve_dsn(dsn))
+    except PgflowError as exc:
+        raise click.ClickException(str(exc)) from exc
 
 
 @click.group()
@@ -42,10 +45,11 @@ def main() -> None:
     """pgflow: SQL-first durable workflows on PostgreSQL."""
 
 
+# ---------------------------------------------------------------- install
+
+
 @main.command("install")
-@click.option(
-    "--dsn", help="Database to install into (default: $PGFLOW_DATABASE_URL, $DATABASE_URL)."
-)
+@dsn_option
 @click.option(
     "--method",
     type=click.Choice(METHODS),
@@ -60,3 +64,258 @@ def install_command(dsn: str | None, method: str) -> None:
     except (PgflowError, psycopg.Error) as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(str(report))
+
+
+# ---------------------------------------------------------------- runs
+
+
+def _parse_input(text: str) -> Any:
+    """Parse ``--input``: JSON text, or ``@path`` to read JSON from a file."""
+    source = "--input"
+    if text.startswith("@"):
+        source = text[1:]
+        try:
+            text = Path(source).read_text()
+        except OSError as exc:
+            raise click.BadParameter(f"cannot read {source}: {exc}", param_hint="--input") from exc
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise click.BadParameter(f"{source} is not JSON: {exc}", param_hint="--input") from exc
+
+
+@main.command("start")
+@click.argument("flow")
+@click.option(
+    "--input",
+    "input_text",
+    default="{}",
+    show_default=True,
+    help="Run input as JSON, or @FILE to read it from a file.",
+)
+@click.option("--run-id", help="Use this uuid as the run id (default: random).")
+@click.option("--wait", is_flag=True, help="Wait for the run to finish; print its output.")
+@click.option(
+    "--timeout",
+    "timeout_seconds",
+    type=float,
+    default=300.0,
+    show_default=True,
+    help="With --wait: give up after this many seconds (exit 1).",
+)
+@dsn_option
+def start_command(
+    flow: str,
+    input_text: str,
+    run_id: str | None,
+    wait: bool,
+    timeout_seconds: float,
+    dsn: str | None,
+) -> None:
+    """Start a run of FLOW.
+
+    Prints the run id; with --wait, prints the run output (JSON) once the run completes,
+    and exits 1 if it failed or did not finish in time.
+    """
+    value = _parse_input(input_text)
+    with _client(dsn) as client:
+        try:
+            state = client.start_flow(flow, value, run_id=run_id)
+            if not wait:
+                click.echo(state.run_id)
+                return
+            click.echo(f"started run {state.run_id} of flow {flow}", err=True)
+            final = client.wait_for_run(state.run_id, timeout_seconds=timeout_seconds)
+        except (PgflowError, psycopg.Error) as exc:
+            raise click.ClickException(str(exc)) from exc
+    if final.status == "completed":
+        click.echo(f"run {final.run_id} completed in {_duration(final.duration_seconds)}", err=True)
+        click.echo(json.dumps(final.output, indent=2))
+        return
+    failed = final.failed_step
+    where = f" at step {failed.step_slug}: {failed.error_message}" if failed else ""
+    raise click.ClickException(f"run {final.run_id} {final.status}{where}")
+
+
+@main.command("status")
+@click.argument("run_id")
+@click.option("--json", "as_json", is_flag=True, help="Print the run state as JSON.")
+@dsn_option
+def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
+    """Show a run and the state of each of its steps."""
+    with _client(dsn) as client:
+        try:
+            state = client.get_run(run_id)
+            counts = client.task_counts(run_id)
+        except (PgflowError, psycopg.Error) as exc:
+            raise click.ClickException(str(exc)) from exc
+    if as_json:
+        click.echo(json.dumps(dataclasses.asdict(state), indent=2, default=str))
+        return
+    click.echo(f"run      {state.run_id}")
+    click.echo(f"flow     {state.flow_slug}")
+    click.echo(f"status   {state.status}  ({_run_timing(state)})")
+    click.echo("")
+    rows = []
+    for step in state.steps:
+        by_status = counts.get(step.step_slug, {})
+        tasks = (
+            "-" if step.initial_tasks is None else f"{step.completed_tasks}/{step.initial_tasks}"
+        )
+        running = by_status.get("started", 0)
+        note = step.error_message or step.skip_reason or ""
+        rows.append(
+            [
+                step.step_slug,
+                step.status,
+                tasks,
+                str(running) if running else "",
+                _duration(_seconds_between(step.started_at, step.completed_at or step.failed_at)),
+                _one_line(note),
+            ]
+        )
+    click.echo(table(["STEP", "STATUS", "TASKS DONE", "RUNNING", "TOOK", "NOTE"], rows))
+
+
+@main.command("runs")
+@click.option("--flow", "flow_slug", help="Only runs of this flow.")
+@click.option(
+    "--status",
+    type=click.Choice(["started", "completed", "failed"]),
+    help="Only runs in this status.",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@dsn_option
+def runs_command(flow_slug: str | None, status: str | None, limit: int, dsn: str | None) -> None:
+    """List the latest runs, newest first."""
+    with _client(dsn) as client:
+        try:
+            runs = client.list_runs(flow_slug=flow_slug, status=status, limit=limit)
+        except (PgflowError, psycopg.Error) as exc:
+            raise click.ClickException(str(exc)) from exc
+    if not runs:
+        click.echo("no runs", err=True)
+        return
+    rows = [
+        [
+            run.run_id,
+            run.flow_slug,
+            run.status,
+            _when(run.started_at),
+            _duration(run.duration_seconds),
+            str(run.remaining_steps),
+        ]
+        for run in runs
+    ]
+    click.echo(table(["RUN ID", "FLOW", "STATUS", "STARTED", "TOOK", "STEPS LEFT"], rows))
+
+
+# ---------------------------------------------------------------- dev cluster
+
+
+@main.group("dev")
+def dev_group() -> None:
+    """Manage the embedded dev cluster (in ./.pgflow, or $PGFLOW_HOME)."""
+
+
+def _dev(action: Callable[[], Any]) -> Any:
+    try:
+        return action()
+    except PgflowError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+@dev_group.command("up")
+def dev_up() -> None:
+    """Create and start the dev cluster if needed; print its DSN."""
+    click.echo(_dev(devdb.up))
+
+
+@dev_group.command("down")
+def dev_down() -> None:
+    """Stop the dev cluster (its data stays)."""
+    if not _dev(devdb.down):
+        click.echo("pgflow dev: not running", err=True)
+
+
+@dev_group.command("status")
+def dev_status() -> None:
+    """Say whether the dev cluster exists and runs (exit 3 when not running)."""
+    current = _dev(devdb.status)
+    click.echo(str(current))
+    if not current.running:
+        sys.exit(3)
+
+
+@dev_group.command("dsn")
+def dev_dsn() -> None:
+    """Print the dev cluster's DSN (starting it if needed)."""
+    click.echo(_dev(devdb.ensure_running))
+
+
+@dev_group.command(
+    "psql", context_settings={"ignore_unknown_options": True, "allow_extra_args": True}
+)
+@click.argument("psql_args", nargs=-1, type=click.UNPROCESSED)
+def dev_psql(psql_args: tuple[str, ...]) -> None:
+    """Open psql on the dev cluster (extra arguments go to psql)."""
+    dsn = _dev(devdb.ensure_running)
+    argv = _dev(lambda: devdb.psql_command(dsn, psql_args))
+    os.execv(argv[0], argv)
+
+
+@dev_group.command("destroy")
+@click.confirmation_option(prompt="Stop the dev cluster and delete all its data?")
+def dev_destroy() -> None:
+    """Stop the dev cluster and delete its data."""
+    _dev(devdb.destroy)
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {rest} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
+
+
+def _seconds_between(start: datetime | None, end: datetime | None) -> float | None:
+    if start is None or end is None:
+        return None
+    return (end - start).total_seconds()
+
+
+def _when(moment: datetime | None) -> str:
+    if moment is None:
+        return "-"
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _run_timing(run: Run) -> str:
+    if run.finished:
+        return f"started {_when(run.started_at)}, took {_duration(run.duration_seconds)}"
+    running_for = _seconds_between(run.started_at, datetime.now(UTC))
+    return f"started {_when(run.started_at)}, running for {_duration(running_for)}"
+
+
+def _one_line(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# The schema administration commands (check-schema, migrate, schedules) live apart.
+main.add_command(cli_admin.check_schema_command)
+main.add_command(cli_admin.migrate_command)
+main.add_command(cli_admin.schedules_command)
+main.add_command(cli_admin.schedule_group)
+
+
+if __name__ == "__main__":
+    main()

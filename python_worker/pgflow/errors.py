@@ -21,3 +21,23 @@ class ExtensionNotAvailable(InstallError):
 
 class SchemaVersionMismatch(InstallError):
     """The database holds a pgflow schema of another version than this package ships."""
+
+
+class DevClusterError(PgflowError):
+    """The embedded development cluster (``pgflow dev``) could not be created or started."""
+
+
+class FlowNotFound(PgflowError):
+    """The flow slug is not defined in the database (no worker has compiled it yet)."""
+
+
+class RunNotFound(PgflowError):
+    """No run has the given run_id."""
+
+
+class RunAlreadyExists(PgflowError):
+    """``start_flow`` was given a run_id that another run already has."""
+
+
+class RunTimeout(PgflowError):
+    """``wait_for_run`` gave up: the run was still in progress after the timeout."""

@@ -131,7 +131,7 @@ def _install_pgflow(conn: psycopg.Connection, method: Method) -> Action:
     if installed is not None:
         raise SchemaVersionMismatch(
             f"pgflow {installed} is installed; this package ships {__version__} "
-            "(upgrades arrive with `pgflow migrate`)"
+            "(run `pgflow migrate` to upgrade)"
         )
     choice = _choose(conn, "pgflow", __version__, method)
     if choice == "extension" and not _is_extension(conn, "pgmq"):

@@ -144,7 +144,8 @@ def _apply(conn: psycopg.Connection, method: str, src: str, dst: str) -> None:
                         f"the server has no pgflow {dst} extension files: run "
                         "`make install-extension` on the server, then migrate again"
                     )
-                conn.execute(sql.SQL("alter extension pgflow update to {}").format(sql.Literal(dst)))
+                update = sql.SQL("alter extension pgflow update to {}").format(sql.Literal(dst))
+                conn.execute(update)
             else:
                 script = importlib.resources.files("pgflow") / "sql" / f"pgflow--{src}--{dst}.sql"
                 conn.execute(script.read_text())

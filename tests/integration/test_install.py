@@ -15,6 +15,7 @@ from tests.integration.catalog import CATALOG_QUERIES, catalog
 # The package attribute `pgflow.install` is the function; this is the module.
 install_module = importlib.import_module("pgflow.install")
 
+
 def extensions(dsn: str) -> dict[str, str]:
     with psycopg.connect(dsn) as conn:
         return dict(conn.execute("select extname, extversion from pg_extension").fetchall())

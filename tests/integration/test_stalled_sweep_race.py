@@ -307,7 +307,16 @@ def test_sweep_killed_mid_transaction_leaves_no_lock_or_partial_state(
     doomed = connect(pgflow_dsn, autocommit=False)
     try:
         assert sweep(doomed) == 1  # uncommitted: holds the sweep's locks
-        pgflow_conn.execute("select pg_terminate_backend(%s)", (doomed.info.backend_pid,))
+        pid = doomed.info.backend_pid
+        pgflow_conn.execute("select pg_terminate_backend(%s)", (pid,))
+        # pg_terminate_backend only signals: wait until the backend has really exited (and
+        # so released its locks) before judging what it left behind.
+        deadline = time.monotonic() + 10
+        while pgflow_conn.execute(
+            "select count(*) from pg_stat_activity where pid = %s", (pid,)
+        ).fetchone()[0]:
+            assert time.monotonic() < deadline, "the terminated sweep backend did not exit"
+            time.sleep(0.02)
     finally:
         doomed.close()
 

@@ -1,0 +1,52 @@
+"""Define flows in Python: steps are decorated handler functions.
+
+A :class:`Flow` is a DAG of steps. Each decorator registers the function below it as a
+step and returns the function unchanged, so it stays callable and testable::
+
+    from pgflow.dsl import Flow, Job
+
+    flow = Flow("analyze", max_attempts=3, base_delay=1, timeout=30)
+
+    @flow.step()                                  # root step: gets the run input
+    def fetch(input, ctx): ...
+
+    @flow.array(depends_on=["fetch"])             # a step whose output is a JSON array
+    def list_files(input, ctx): ...               # input == {"fetch": <fetch output>}
+
+    @flow.map(array="list_files", timeout=5)     # one task per element of that array
+    def parse(item): ...                          # handlers may omit ctx
+
+    @flow.step(depends_on=["fetch"], if_={"fetch": {"lang": "de"}}, when_unmet="skip")
+    async def translate(input, ctx): ...          # runs only if fetch returned lang "de"
+
+    @Job("send_email", timeout=10)                # a flow of one step called "send_email"
+    def send_email(input, ctx): ...               # send_email is now a Job (a Flow)
+
+Decorators:
+
+- ``flow.step(depends_on=[...])`` a single step (one task per run). Without dependencies
+  it gets the run input; otherwise a dict of its dependencies' outputs by slug.
+- ``flow.array(depends_on=[...])`` the same, for a step that returns an array (stored as
+  a single step; the type only documents intent and lets a map consume it).
+- ``flow.map(array="slug")`` one task per element of that step's output array; without
+  ``array`` the map runs over the run input, which must be an array.
+- ``Job(slug)`` decorates the one handler of a single-step flow.
+
+Every decorator takes ``slug`` (default: the function's name) and the step options
+``max_attempts``, ``base_delay`` (seconds), ``timeout`` (seconds), ``start_delay``
+(seconds), conditions ``if_`` / ``if_not`` (JSON containment patterns matched against the
+step input), ``when_unmet`` and ``when_exhausted`` (``"fail"``, ``"skip"``,
+``"skip-cascade"``). Steps must be defined after their dependencies.
+
+A definition that breaks a rule raises :class:`FlowDefinitionError` as soon as the
+decorator runs, i.e. when the module is imported; the message names the flow, the step
+and the rule. ``flow.shape()`` gives the JSON that ``pgflow.ensure_flow_compiled``
+expects, and ``flow.to_sql()`` an equivalent ``create_flow`` / ``add_step`` script.
+"""
+
+from pgflow.dsl._rules import FlowDefinitionError
+from pgflow.dsl.flow import DEFAULT_TIMEOUT_SECONDS, Flow
+from pgflow.dsl.job import Job
+from pgflow.dsl.step import Handler, Step
+
+__all__ = ["DEFAULT_TIMEOUT_SECONDS", "Flow", "FlowDefinitionError", "Handler", "Job", "Step"]

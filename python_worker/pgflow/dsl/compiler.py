@@ -1,0 +1,147 @@
+"""Turn a flow definition into its shape JSON (spec §7.17) or into a SQL script.
+
+The shape is what a worker passes to ``pgflow.ensure_flow_compiled(slug, shape)``: the
+database creates the flow from it, or compares it with the stored definition. The SQL
+script (``create_flow`` then one ``add_step`` per step) builds the same definition, for
+migrations or for databases that workers do not compile into.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pgflow.dsl.flow import Flow
+    from pgflow.dsl.step import Step
+
+# (DSL/SQL name, shape key) of the integer options, in add_step's parameter order.
+_FLOW_OPTIONS = (
+    ("max_attempts", "maxAttempts"),
+    ("base_delay", "baseDelay"),
+    ("timeout", "timeout"),
+)
+_STEP_OPTIONS = (*_FLOW_OPTIONS, ("start_delay", "startDelay"))
+
+
+def flow_shape(flow: Flow) -> dict[str, Any]:
+    """Return the shape of ``flow`` in the format of spec §7.17.
+
+    Args:
+        flow: The flow definition.
+
+    Returns:
+        ``{"steps": [step shape, ...], "options": {...}}``; each step shape is
+        ``{"slug", "stepType", "dependencies" (sorted), "whenUnmet", "whenExhausted",
+        "requiredInputPattern", "forbiddenInputPattern", "options"}`` with patterns as
+        ``{"defined": False}`` or ``{"defined": True, "value": <object>}``. An
+        ``"options"`` object only holds the options that were set (camelCase keys:
+        maxAttempts, baseDelay, timeout, and startDelay for steps), and is left out when
+        none were. Steps are in definition order. The result is a fresh copy.
+    """
+    shape: dict[str, Any] = {"steps": [_step_shape(step) for step in flow.steps]}
+    options = _set_options(flow, _FLOW_OPTIONS)
+    if options:
+        shape["options"] = options
+    return shape
+
+
+def _step_shape(step: Step) -> dict[str, Any]:
+    shape: dict[str, Any] = {
+        "slug": step.slug,
+        "stepType": step.step_type,
+        "dependencies": sorted(step.dependencies),
+        "whenUnmet": step.when_unmet or "skip",
+        "whenExhausted": step.when_exhausted or "fail",
+        "requiredInputPattern": _pattern_shape(step.if_),
+        "forbiddenInputPattern": _pattern_shape(step.if_not),
+    }
+    options = _set_options(step, _STEP_OPTIONS)
+    if options:
+        shape["options"] = options
+    return shape
+
+
+def _pattern_shape(pattern: dict[str, Any] | None) -> dict[str, Any]:
+    if pattern is None:
+        return {"defined": False}
+    return {"defined": True, "value": copy.deepcopy(pattern)}
+
+
+def _set_options(owner: object, names: tuple[tuple[str, str], ...]) -> dict[str, int]:
+    values = {key: getattr(owner, attribute) for attribute, key in names}
+    return {key: value for key, value in values.items() if value is not None}
+
+
+def flow_to_sql(flow: Flow) -> str:
+    """Return a SQL script that defines ``flow`` with ``create_flow`` and ``add_step``.
+
+    Only options that were set are passed (as named arguments), so the SQL defaults apply
+    to the others exactly as with ``ensure_flow_compiled``. Literals are quoted so that
+    any pattern content is safe to run.
+
+    Args:
+        flow: The flow definition.
+
+    Returns:
+        One ``SELECT pgflow.create_flow(...);`` line, then one ``SELECT
+        pgflow.add_step(...);`` line per step in definition order, newline-terminated.
+    """
+    flow_args = [sql_literal(flow.slug)]
+    flow_args += _named_int_args(flow, _FLOW_OPTIONS)
+    lines = [f"SELECT pgflow.create_flow({', '.join(flow_args)});"]
+    for step in flow.steps:
+        args = [sql_literal(flow.slug), sql_literal(step.slug)]
+        if step.dependencies:
+            args.append(f"ARRAY[{', '.join(sql_literal(dep) for dep in step.dependencies)}]")
+        args += _named_int_args(step, _STEP_OPTIONS)
+        if step.step_type != "single":
+            args.append(f"step_type => {sql_literal(step.step_type)}")
+        for name, pattern in (
+            ("required_input_pattern", step.if_),
+            ("forbidden_input_pattern", step.if_not),
+        ):
+            if pattern is not None:
+                text = json.dumps(pattern, ensure_ascii=False, sort_keys=True, allow_nan=False)
+                args.append(f"{name} => {sql_literal(text)}::jsonb")
+        for name, mode in (
+            ("when_unmet", step.when_unmet),
+            ("when_exhausted", step.when_exhausted),
+        ):
+            if mode is not None:
+                args.append(f"{name} => {sql_literal(mode)}")
+        lines.append(f"SELECT pgflow.add_step({', '.join(args)});")
+    return "\n".join(lines) + "\n"
+
+
+def _named_int_args(owner: object, names: tuple[tuple[str, str], ...]) -> list[str]:
+    args = []
+    for attribute, _key in names:
+        value = getattr(owner, attribute)
+        if value is not None:
+            args.append(f"{attribute} => {int(value)}")
+    return args
+
+
+def sql_literal(text: str) -> str:
+    """Quote ``text`` as a SQL string literal, whatever ``standard_conforming_strings`` is.
+
+    Single quotes are doubled; text containing a backslash becomes an escape string
+    (``E'...'``) with the backslashes doubled, which reads the same under either setting.
+
+    Args:
+        text: Any text without NUL characters (PostgreSQL text cannot hold them).
+
+    Returns:
+        The literal, quotes included.
+
+    Raises:
+        ValueError: ``text`` contains a NUL character.
+    """
+    if "\x00" in text:
+        raise ValueError("a SQL literal cannot contain a NUL character")
+    quoted = text.replace("'", "''")
+    if "\\" in quoted:
+        return "E'" + quoted.replace("\\", "\\\\") + "'"
+    return "'" + quoted + "'"

@@ -1,0 +1,299 @@
+"""Flow: a DAG of steps, each registered by decorating its handler."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from pgflow.dsl import compiler
+from pgflow.dsl._build import OPTION_NAMES, build_step, step_name
+from pgflow.dsl._rules import (
+    FLOW_OPTION_MINIMUMS,
+    FLOW_SLUG_MAX_LENGTH,
+    FlowDefinitionError,
+    RuleViolation,
+    check_cron,
+    check_cron_input,
+    check_option,
+    check_slug,
+)
+from pgflow.dsl.step import Handler, Step, StepType
+
+DEFAULT_TIMEOUT_SECONDS = 60
+"""Task timeout when neither the step nor the flow sets one (``create_flow``'s default)."""
+
+H = TypeVar("H", bound=Handler)
+
+
+class Flow:
+    """A workflow: a DAG of steps registered by decorators.
+
+    Steps are registered with :meth:`step`, :meth:`array` and :meth:`map`, in topological
+    order: a step may only depend on steps defined before it.
+
+    Options left as None are not sent to the database, which applies its defaults
+    (3 attempts, a 5-second base delay, a 60-second timeout).
+
+    Args:
+        slug: Flow slug: 1 to 47 characters matching ``^[a-zA-Z_][a-zA-Z0-9_]*$``, not
+            ``run`` (it is also the name of the flow's pgmq queue).
+        max_attempts: Attempts per task before its step fails, first try included (>= 1).
+        base_delay: Retry backoff base in seconds (>= 1); retry n waits base_delay * 2**n.
+        timeout: Seconds a task may run before it counts as stalled (>= 3).
+        cron: Optional schedule on which pg_cron starts runs: a 5-field cron expression
+            (``"0 * * * *"``) or ``"N seconds"`` (pg_cron >= 1.5). The worker (or
+            ``pgflow schedule sync``) creates it with ``pgflow.schedule_flow``.
+        cron_input: JSON input of the scheduled runs (default ``{}``; a list for flows with
+            a root map step).
+
+    Raises:
+        FlowDefinitionError: The slug or an option breaks a rule.
+    """
+
+    def __init__(
+        self,
+        slug: str,
+        *,
+        max_attempts: int | None = None,
+        base_delay: int | None = None,
+        timeout: int | None = None,
+        cron: str | None = None,
+        cron_input: Any = None,
+    ):
+        try:
+            self._slug = check_slug(slug, what="flow", max_length=FLOW_SLUG_MAX_LENGTH)
+            self._max_attempts = check_option(
+                "max_attempts", max_attempts, FLOW_OPTION_MINIMUMS["max_attempts"]
+            )
+            self._base_delay = check_option(
+                "base_delay", base_delay, FLOW_OPTION_MINIMUMS["base_delay"]
+            )
+            self._timeout = check_option("timeout", timeout, FLOW_OPTION_MINIMUMS["timeout"])
+            self._cron = check_cron(cron)
+            self._cron_input = check_cron_input(cron_input)
+        except RuleViolation as violation:
+            raise FlowDefinitionError(str(slug), None, violation.rule, violation.detail) from None
+        self._steps: dict[str, Step] = {}
+
+    # ------------------------------------------------------------------ read access
+    @property
+    def slug(self) -> str:
+        """The flow slug (also the name of its pgmq queue)."""
+        return self._slug
+
+    @property
+    def max_attempts(self) -> int | None:
+        """Attempts per task, first try included; None leaves the SQL default (3)."""
+        return self._max_attempts
+
+    @property
+    def base_delay(self) -> int | None:
+        """Retry backoff base in seconds; None leaves the SQL default (5)."""
+        return self._base_delay
+
+    @property
+    def timeout(self) -> int | None:
+        """Task timeout in seconds; None leaves the SQL default (60)."""
+        return self._timeout
+
+    @property
+    def cron(self) -> str | None:
+        """The schedule on which pg_cron starts runs, or None for no schedule."""
+        return self._cron
+
+    @property
+    def cron_input(self) -> Any:
+        """The JSON input of scheduled runs ({} unless given)."""
+        return self._cron_input
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps in definition order (a topological order of the DAG)."""
+        return tuple(self._steps.values())
+
+    def get_step(self, slug: str) -> Step:
+        """Return the step called ``slug``.
+
+        Raises:
+            KeyError: The flow has no such step.
+        """
+        try:
+            return self._steps[slug]
+        except KeyError:
+            known = ", ".join(self._steps) or "none"
+            raise KeyError(f"flow {self._slug!r} has no step {slug!r} (steps: {known})") from None
+
+    def effective_timeout(self, step_slug: str) -> int:
+        """Return the timeout in seconds of a step's tasks: the step's, else the flow's, else 60.
+
+        Raises:
+            KeyError: The flow has no such step.
+        """
+        step = self.get_step(step_slug)
+        if step.timeout is not None:
+            return step.timeout
+        return self._timeout if self._timeout is not None else DEFAULT_TIMEOUT_SECONDS
+
+    def shape(self) -> dict[str, Any]:
+        """Return the flow's shape for ``pgflow.ensure_flow_compiled`` (spec §7.17).
+
+        See :func:`pgflow.dsl.compiler.flow_shape` for the format.
+        """
+        return compiler.flow_shape(self)
+
+    def to_sql(self) -> str:
+        """Return a SQL script (``create_flow`` then ``add_step`` calls) defining this flow."""
+        return compiler.flow_to_sql(self)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._slug!r}, steps={list(self._steps)!r})"
+
+    # ------------------------------------------------------------------ decorators
+    def step(
+        self,
+        *,
+        depends_on: Sequence[str] | None = None,
+        slug: str | None = None,
+        max_attempts: int | None = None,
+        base_delay: int | None = None,
+        timeout: int | None = None,
+        start_delay: int | None = None,
+        if_: dict[str, Any] | None = None,
+        if_not: dict[str, Any] | None = None,
+        when_unmet: str | None = None,
+        when_exhausted: str | None = None,
+    ) -> Callable[[H], H]:
+        """Register a single step (one task per run): ``@flow.step(...)`` above its handler.
+
+        The handler gets the run input when the step has no dependencies, else a dict
+        ``{dependency slug: its output}`` (skipped dependencies are absent).
+
+        Args:
+            depends_on: Slugs of steps defined earlier that this step waits for.
+            slug: Step slug; defaults to the handler's ``__name__``.
+            max_attempts: Attempts before the step fails (>= 1); None inherits the flow's.
+            base_delay: Retry backoff base in seconds (>= 1); None inherits the flow's.
+            timeout: Task timeout in seconds (>= 3); None inherits the flow's.
+            start_delay: Seconds before the first task becomes visible (>= 0).
+            if_: JSON object the input must contain for the step to run.
+            if_not: JSON object the input must not contain for the step to run.
+            when_unmet: ``"fail"``, ``"skip"`` (SQL default) or ``"skip-cascade"``;
+                only together with ``if_`` or ``if_not``.
+            when_exhausted: ``"fail"`` (SQL default), ``"skip"`` or ``"skip-cascade"``.
+
+        Returns:
+            The decorator, which registers the handler and returns it unchanged.
+
+        Raises:
+            FlowDefinitionError: The step breaks a rule (raised when decorating).
+        """
+        options = _options(locals())
+        return self._decorator("single", False, slug, depends_on, options)
+
+    def array(
+        self,
+        *,
+        depends_on: Sequence[str] | None = None,
+        slug: str | None = None,
+        max_attempts: int | None = None,
+        base_delay: int | None = None,
+        timeout: int | None = None,
+        start_delay: int | None = None,
+        if_: dict[str, Any] | None = None,
+        if_not: dict[str, Any] | None = None,
+        when_unmet: str | None = None,
+        when_exhausted: str | None = None,
+    ) -> Callable[[H], H]:
+        """Register a single step whose output must be a JSON array (for a map to consume).
+
+        Stored as step type ``single`` (``Step.is_array`` is True); arguments, return value
+        and errors are as for :meth:`step`.
+        """
+        options = _options(locals())
+        return self._decorator("single", True, slug, depends_on, options)
+
+    def map(
+        self,
+        *,
+        array: str | None = None,
+        slug: str | None = None,
+        max_attempts: int | None = None,
+        base_delay: int | None = None,
+        timeout: int | None = None,
+        start_delay: int | None = None,
+        if_: dict[str, Any] | None = None,
+        if_not: dict[str, Any] | None = None,
+        when_unmet: str | None = None,
+        when_exhausted: str | None = None,
+    ) -> Callable[[H], H]:
+        """Register a map step: one task per array element, output = results in order.
+
+        The handler gets one element of the array.
+
+        Args:
+            array: Slug of the earlier step whose output array is mapped over; None maps
+                over the run input, which must then be an array.
+            slug: Step slug; defaults to the handler's ``__name__``.
+            max_attempts: As for :meth:`step`.
+            base_delay: As for :meth:`step`.
+            timeout: As for :meth:`step`.
+            start_delay: As for :meth:`step`.
+            if_: As for :meth:`step`.
+            if_not: As for :meth:`step`.
+            when_unmet: As for :meth:`step`.
+            when_exhausted: As for :meth:`step`.
+
+        Returns:
+            As for :meth:`step`.
+
+        Raises:
+            FlowDefinitionError: The step breaks a rule (``array`` must name one step).
+        """
+        options = _options(locals())
+        return self._decorator("map", False, slug, array, options)
+
+    # ------------------------------------------------------------------ registration
+    def _decorator(
+        self,
+        step_type: StepType,
+        is_array: bool,
+        slug: str | None,
+        depends_on: object,
+        options: dict[str, Any],
+    ) -> Callable[[H], H]:
+        # depends_on is the raw depends_on= of step/array, or the raw array= of map.
+        def register(function: H) -> H:
+            self._add_step(function, step_type, is_array, slug, depends_on, options)
+            return function
+
+        return register
+
+    def _add_step(
+        self,
+        handler: Handler,
+        step_type: StepType,
+        is_array: bool,
+        slug: str | None,
+        depends_on: object,
+        options: dict[str, Any],
+    ) -> Step:
+        try:
+            step = build_step(
+                self._steps,
+                handler,
+                step_type=step_type,
+                is_array=is_array,
+                slug=slug,
+                depends_on=depends_on,
+                options=options,
+            )
+        except RuleViolation as violation:
+            name = step_name(handler, slug)
+            raise FlowDefinitionError(self._slug, name, violation.rule, violation.detail) from None
+        self._steps[step.slug] = step
+        return step
+
+
+def _options(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Pick the step options out of a decorator method's ``locals()``."""
+    return {name: arguments[name] for name in OPTION_NAMES}

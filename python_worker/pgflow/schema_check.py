@@ -1,0 +1,393 @@
+"""Check a live database against the pgflow contract manifest (``pgflow check-schema``).
+
+:func:`check_schema` reads the database (:mod:`pgflow.schema_catalog`) and compares it with
+the manifest shipped in this package (generated from our SQL by
+``compat/generate_manifest.py``). It reports:
+
+- errors (exit status 1): pgflow missing or at another version; pgmq missing, older than
+  the manifest's minimum, or lacking a function or a ``message_record`` field pgflow uses;
+  any difference in a contract function (arguments, defaults, return type, volatility,
+  SECURITY DEFINER), table (columns in order with type, NOT NULL and default; constraint
+  names and kinds), record type or view; a flow whose slug is too long for a pgmq queue
+  name or whose queue table ``pgmq.q_<lower(slug)>`` is missing;
+- warnings (exit status 0): objects the contract does not know, a flow queue without
+  pgmq's NOTIFY trigger (or with one that is not deferrable or is disabled) or without its
+  ``pgmq.notify_insert_throttle`` row, and no ``pgflow_requeue_stalled_tasks`` job when
+  pg_cron is installed in the database.
+
+The worker calls :func:`check_worker_compatibility` (or its async twin) before it reads a
+task, and refuses to start with the message of the errors.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import psycopg
+
+from pgflow._version import __version__
+from pgflow.errors import SchemaVersionMismatch
+from pgflow.schema_catalog import (
+    CRON_JOB,
+    NOTIFY_TRIGGER,
+    SCHEMA,
+    environment_plan,
+    load_manifest,
+    run_plan,
+    run_plan_async,
+)
+from pgflow.schema_diff import compare_contract
+from pgflow.schema_report import Finding, Findings, SchemaReport, plural
+
+__all__ = [
+    "Finding",
+    "SchemaReport",
+    "check_schema",
+    "check_schema_async",
+    "check_worker_compatibility",
+    "check_worker_compatibility_async",
+    "evaluate",
+    "worker_errors",
+]
+
+#: pgmq limits queue names (and so flow slugs) to this many characters.
+MAX_QUEUE_NAME_LENGTH = 47
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def check_schema(
+    conn_or_dsn: psycopg.Connection[Any] | str, manifest: Mapping[str, Any] | None = None
+) -> SchemaReport:
+    """Check a database against the contract manifest and the environment pgflow needs.
+
+    Reads only; runs in a transaction (a savepoint inside the caller's) that is rolled
+    back.
+
+    Args:
+        conn_or_dsn: a psycopg connection, or a DSN to open one.
+        manifest: the manifest to check against; default: the one shipped in the package.
+
+    Returns:
+        A :class:`SchemaReport`; ``report.ok`` is False when there are errors.
+
+    Raises:
+        psycopg.OperationalError: the DSN could not be connected to.
+    """
+    manifest = manifest if manifest is not None else load_manifest()
+    plan = environment_plan(manifest["pgmq"]["functions"], manifest["pgmq"]["relations"])
+    if isinstance(conn_or_dsn, str):
+        with psycopg.connect(conn_or_dsn, autocommit=True) as conn:
+            facts = run_plan(conn, plan)
+    else:
+        facts = run_plan(conn_or_dsn, plan)
+    return evaluate(facts, manifest)
+
+
+async def check_schema_async(
+    conn: psycopg.AsyncConnection[Any], manifest: Mapping[str, Any] | None = None
+) -> SchemaReport:
+    """Async twin of :func:`check_schema` (takes a connection only)."""
+    manifest = manifest if manifest is not None else load_manifest()
+    plan = environment_plan(manifest["pgmq"]["functions"], manifest["pgmq"]["relations"])
+    return evaluate(await run_plan_async(conn, plan), manifest)
+
+
+def check_worker_compatibility(
+    conn: psycopg.Connection[Any], flow_slugs: Iterable[str] | None = None
+) -> None:
+    """Refuse a database the worker cannot run against.
+
+    Args:
+        conn: a psycopg connection to the database.
+        flow_slugs: the flows this worker serves; errors about other flows (such as an
+            old flow whose queue is missing) are ignored. None ignores all flow errors.
+
+    Raises:
+        SchemaVersionMismatch: the check found errors; the message lists them.
+    """
+    _raise_incompatible(check_schema(conn), flow_slugs)
+
+
+async def check_worker_compatibility_async(
+    conn: psycopg.AsyncConnection[Any], flow_slugs: Iterable[str] | None = None
+) -> None:
+    """Async twin of :func:`check_worker_compatibility`."""
+    _raise_incompatible(await check_schema_async(conn), flow_slugs)
+
+
+def worker_errors(report: SchemaReport, flow_slugs: Iterable[str] | None = None) -> list[Finding]:
+    """The errors of ``report`` that stop a worker serving ``flow_slugs``."""
+    wanted = set(flow_slugs or ())
+    return [
+        e for e in report.errors if "flow_slug" not in e.details or e.details["flow_slug"] in wanted
+    ]
+
+
+def _raise_incompatible(report: SchemaReport, flow_slugs: Iterable[str] | None) -> None:
+    errors = worker_errors(report, flow_slugs)
+    if errors:
+        lines = [
+            f"the database is not compatible with pgflow {__version__} "
+            f"({plural(len(errors), 'error')}; `pgflow check-schema` shows the full report):"
+        ]
+        lines.extend(f"  - {e.message}" + (f" ({e.hint})" if e.hint else "") for e in errors)
+        raise SchemaVersionMismatch("\n".join(lines))
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def evaluate(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> SchemaReport:
+    """Compare facts read from a database with the manifest (no database access).
+
+    Args:
+        facts: the result of :func:`pgflow.schema_catalog.environment_plan`.
+        manifest: the contract manifest.
+    """
+    out = Findings()
+    _check_pgflow(out, facts["pgflow"], manifest)
+    _check_pgmq(out, facts["pgmq"], manifest["pgmq"])
+    if facts.get("contract") is not None:
+        compare_contract(
+            out, facts["contract"], manifest["contract"], _contract_hint(facts, manifest)
+        )
+    _check_flows(out, facts.get("flows"), facts["pgmq"])
+    _check_cron(out, facts["pg_cron"], facts.get("database"))
+
+    pgflow, pgmq = facts["pgflow"], facts["pgmq"]
+    summary = {
+        "database": facts.get("database"),
+        "manifest_version": manifest["pgflow_version"],
+        "upstream_version": manifest.get("upstream", {}).get("version"),
+        "pgflow_version": pgflow["version"],
+        "pgflow_install": pgflow["install_method"] or ("unknown" if pgflow["installed"] else None),
+        "pgmq_version": pgmq["extension_version"],
+        "pgmq_install": (
+            None if not pgmq["installed"] else "extension" if pgmq["extension_version"] else "sql"
+        ),
+        "pgmq_min_version": manifest["pgmq"]["min_version"],
+        "pg_cron_version": facts["pg_cron"]["version"],
+        "flows": None if facts.get("flows") is None else len(facts["flows"]),
+    }
+    return SchemaReport(errors=out.errors, warnings=out.warnings, facts=summary)
+
+
+def _contract_hint(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> str:
+    """How to fix a contract difference: migrate an older schema, else restore the object."""
+    wanted, installed = manifest["pgflow_version"], facts["pgflow"]["version"]
+    if installed and installed != wanted:
+        if _version_key(installed) < _version_key(wanted):
+            return f"expected after `pgflow migrate` from {installed} to {wanted}"
+        return f"the installed schema ({installed}) is newer than this package ({wanted})"
+    return (
+        f"the pgflow schema was changed after install: restore the object from "
+        f"pgflow/sql/pgflow--{wanted}.sql"
+    )
+
+
+def _check_pgflow(out: Findings, pgflow: Mapping[str, Any], manifest: Mapping[str, Any]) -> None:
+    wanted = manifest["pgflow_version"]
+    if not pgflow["installed"]:
+        out.error(
+            "pgflow_not_installed",
+            f"schema {SCHEMA} does not exist",
+            hint="run `pgflow install`",
+            expected=wanted,
+        )
+    elif pgflow["version"] is None:
+        out.error(
+            "pgflow_version_unknown",
+            f"schema {SCHEMA} exists but has no readable pgflow.version() / "
+            "pgflow.installed_versions (not installed by pgflow-py, or no privilege)",
+            hint="install with `pgflow install`",
+            expected=wanted,
+        )
+    elif pgflow["version"] != wanted:
+        out.error(
+            "pgflow_version_mismatch",
+            f"pgflow {pgflow['version']} is installed; this package needs {wanted}",
+            hint="run `pgflow migrate`"
+            if _version_key(pgflow["version"]) < _version_key(wanted)
+            else "use the pgflow package of the installed version",
+            expected=wanted,
+            found=pgflow["version"],
+        )
+
+
+def _check_pgmq(out: Findings, pgmq: Mapping[str, Any], needs: Mapping[str, Any]) -> None:
+    if not pgmq["installed"]:
+        out.error("pgmq_not_installed", "schema pgmq does not exist", hint="run `pgflow install`")
+        return
+    minimum, version = needs["min_version"], pgmq["extension_version"]
+    if version is not None and _version_key(version) < _version_key(minimum):
+        out.error(
+            "pgmq_version_too_old",
+            f"pgmq {version} is installed; pgflow needs >= {minimum}",
+            hint="ALTER EXTENSION pgmq UPDATE",
+            expected=f">= {minimum}",
+            found=version,
+        )
+    fields = pgmq["message_record_fields"]
+    wanted = needs["message_record_fields"]
+    if fields is None:
+        out.error(
+            "pgmq_message_record_missing",
+            "type pgmq.message_record does not exist",
+            hint=f"install pgmq >= {minimum}",
+        )
+    else:
+        present = {f["name"]: f["type"] for f in fields}
+        problems = [
+            f"{f['name']} is missing"
+            if f["name"] not in present
+            else f"{f['name']} is {present[f['name']]}, expected {f['type']}"
+            for f in wanted
+            if present.get(f["name"]) != f["type"]
+        ]
+        if problems:
+            out.error(
+                "pgmq_message_record_mismatch",
+                f"pgmq.message_record does not have the fields the worker reads: "
+                f"{'; '.join(problems)} (pgmq older than {minimum}?)",
+                hint=f"upgrade pgmq to >= {minimum}",
+                expected=[f"{f['name']} {f['type']}" for f in wanted],
+                found=[f"{f['name']} {f['type']}" for f in fields],
+            )
+    missing = sorted(set(needs["functions"]) - set(pgmq["functions"]))
+    if missing:
+        out.error(
+            "pgmq_function_missing",
+            f"pgmq lacks function(s) pgflow calls: {', '.join('pgmq.' + m for m in missing)}",
+            hint=f"upgrade pgmq to >= {minimum}",
+            missing=missing,
+        )
+    missing = sorted(set(needs["relations"]) - set(pgmq["relations"]))
+    if missing:
+        out.error(
+            "pgmq_relation_missing",
+            f"pgmq lacks table(s) pgflow reads: {', '.join('pgmq.' + m for m in missing)}",
+            missing=missing,
+        )
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    """``"1.13.0"`` -> ``(1, 13, 0)``; trailing zeros dropped, non-numeric suffixes ignored."""
+    parts = [int(p) for p in re.findall(r"\d+", version.split("-")[0])]
+    while parts and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
+
+
+# ---------------------------------------------------------------- flows, NOTIFY, cron
+
+
+def _check_flows(out: Findings, flows: list[Any] | None, pgmq: Mapping[str, Any]) -> None:
+    if flows is None:
+        return
+    if flows and pgmq["installed"] and not pgmq["notify_available"]:
+        out.warn(
+            "pgmq_notify_unavailable",
+            "pgmq has no pgmq.notify_insert_throttle (no NOTIFY on insert): workers only poll",
+            hint="upgrade pgmq",
+        )
+    for flow in flows:
+        slug = flow["flow_slug"]
+        if len(slug) > MAX_QUEUE_NAME_LENGTH:
+            out.error(
+                "flow_queue_name_too_long",
+                f"flow {slug!r}: its slug has {len(slug)} characters, but pgmq queue "
+                f"names have at most {MAX_QUEUE_NAME_LENGTH}, so it cannot have a queue",
+                hint="delete the flow (pgflow.delete_flow_and_data) and recreate it "
+                "under a shorter slug",
+                flow_slug=slug,
+            )
+            continue
+        if not flow["queue_table"]:
+            out.error(
+                "flow_queue_missing",
+                f"flow {slug!r}: its queue table pgmq.q_{slug.lower()} does not exist",
+                hint=f"select pgmq.create('{slug}')",
+                flow_slug=slug,
+            )
+            continue
+        if flow["queue_registered"] is False:
+            out.warn(
+                "flow_queue_unregistered",
+                f"flow {slug!r}: queue table pgmq.q_{slug.lower()} exists but pgmq.meta "
+                "has no row for the queue",
+                flow_slug=slug,
+            )
+        if slug != slug.lower():
+            out.warn(
+                "notify_unsupported_queue_name",
+                f"flow {slug!r}: pgmq cannot NOTIFY for a queue name with upper-case "
+                "letters; workers poll this queue",
+                flow_slug=slug,
+            )
+            continue
+        if not pgmq["notify_available"]:
+            continue
+        _check_notify(out, slug, flow)
+
+
+def _check_notify(out: Findings, slug: str, flow: Mapping[str, Any]) -> None:
+    enable = f"select pgmq.enable_notify_insert('{slug}')"
+    trigger = flow["notify_trigger"]
+    if trigger is None:
+        out.warn(
+            "notify_trigger_missing",
+            f"flow {slug!r}: queue pgmq.q_{slug} has no {NOTIFY_TRIGGER} trigger, so "
+            "workers only notice new tasks when they poll",
+            hint=f"start a pgflow worker for the flow, or {enable}",
+            flow_slug=slug,
+        )
+    else:
+        if not trigger["deferrable"]:
+            out.warn(
+                "notify_trigger_not_deferrable",
+                f"flow {slug!r}: trigger {NOTIFY_TRIGGER} on pgmq.q_{slug} is not a "
+                "DEFERRABLE constraint trigger as pgmq creates it",
+                hint=enable,
+                flow_slug=slug,
+            )
+        if not trigger["enabled"]:
+            out.warn(
+                "notify_trigger_disabled",
+                f"flow {slug!r}: trigger {NOTIFY_TRIGGER} on pgmq.q_{slug} is disabled",
+                hint=f"alter table pgmq.q_{slug} enable trigger {NOTIFY_TRIGGER}",
+                flow_slug=slug,
+            )
+    if flow["notify_throttle"] is False:
+        out.warn(
+            "notify_throttle_missing",
+            f"flow {slug!r}: pgmq.notify_insert_throttle has no row for the queue, so "
+            "its NOTIFY trigger never fires a notification",
+            hint=enable,
+            flow_slug=slug,
+        )
+
+
+def _check_cron(out: Findings, cron: Mapping[str, Any], database: str | None) -> None:
+    if not cron["installed"]:
+        return
+    schedule = "select pgflow.setup_requeue_stalled_tasks_cron()"
+    if not cron["jobs_readable"]:
+        out.warn(
+            "cron_job_unreadable",
+            f"cannot read cron.job to look for the {CRON_JOB} job (no privilege)",
+        )
+        return
+    jobs = [j for j in cron["jobs"] if j.get("database") in (None, database)]
+    if not jobs:
+        out.warn(
+            "cron_job_missing",
+            f"pg_cron is installed but has no {CRON_JOB} job for this database: stalled "
+            "tasks are only recovered while pgflow workers run (they sweep every 15 s)",
+            hint=schedule,
+        )
+    elif not any(j.get("active", True) in (True, "true") for j in jobs):
+        out.warn("cron_job_inactive", f"pg_cron job {CRON_JOB} is not active", hint=schedule)

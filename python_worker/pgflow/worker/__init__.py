@@ -1,0 +1,21 @@
+"""The pgflow worker: reads a flow's tasks, runs their handlers, reports the outcomes.
+
+Every state transition stays in SQL: the worker only calls ``pgflow.*`` functions
+(``register_worker``, ``start_tasks``, ``complete_task``, ``fail_task``, ...) and
+``pgmq.read``. Modules, one job each:
+
+- ``runner``: :class:`Worker`, wiring everything; startup and shutdown sequence;
+- ``poller``: two-phase polling of one flow's queue (``pgmq.read`` + ``start_tasks``);
+- ``notify``: the LISTEN connection (pgmq insert notifications) and its reconnection;
+- ``executor``: one task: handler input, timeout, output encoding, report;
+- ``lifecycle``: states, signals, drain; ``heartbeat``: heartbeat and stalled-task sweep;
+- ``queries``: every SQL statement sent; ``config``: settings; ``log``: structured logs;
+- ``cli``: the ``pgflow-worker`` command.
+"""
+
+from pgflow.worker.config import WorkerConfig
+from pgflow.worker.errors import FlowShapeMismatch, WorkerStartupError
+from pgflow.worker.lifecycle import WorkerState
+from pgflow.worker.runner import Worker
+
+__all__ = ["FlowShapeMismatch", "Worker", "WorkerConfig", "WorkerStartupError", "WorkerState"]

@@ -1,0 +1,197 @@
+"""``pgflow-worker module:flow [module:flow ...]``: run a worker for one or more flows.
+
+Each argument names a :class:`pgflow.dsl.Flow` (a :class:`pgflow.dsl.Job` is one) as
+``package.module:attribute`` (the attribute may be dotted). The current directory (or
+``--app-dir``) is put first on ``sys.path`` before importing, as uvicorn does, so
+``pgflow-worker myflows:analyze`` works from a project directory without installing it.
+
+Exit codes: 0 after a clean stop (SIGTERM/SIGINT, or every worker row deprecated);
+1 when a flow stored in the database differs from its definition (the differences are
+printed; rerun with ``--allow-data-loss`` to recreate it); 2 on a usage or startup error
+(bad flow reference, pgflow not installed, no database configured). Database outages
+never end the process: it retries with backoff.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any
+
+import click
+
+from pgflow.dsn import resolve_dsn
+from pgflow.errors import PgflowError
+from pgflow.worker.config import WorkerConfig
+from pgflow.worker.log import LOG_FORMATS, configure_logging
+from pgflow.worker.runner import Worker
+
+
+def load_flow(reference: str) -> Any:
+    """Import and return the flow named by ``module:attribute``.
+
+    Args:
+        reference: ``package.module:attribute`` (``attribute`` may be dotted).
+
+    Returns:
+        The :class:`pgflow.dsl.Flow` (or Job) found there.
+
+    Raises:
+        click.BadParameter: the reference is malformed, cannot be imported, or does not
+            name a flow.
+    """
+    from pgflow.dsl import Flow
+
+    module_name, sep, attribute = reference.partition(":")
+    if not sep or not module_name or not attribute:
+        raise click.BadParameter(
+            f"{reference!r}: expected module:attribute, e.g. myapp.flows:analyze"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            raise click.BadParameter(f"{reference!r}: cannot import {module_name!r}") from exc
+        raise  # an import error inside the user's module: show its traceback
+    value: Any = module
+    for part in attribute.split("."):
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            raise click.BadParameter(
+                f"{reference!r}: module {module_name!r} has no attribute {attribute!r}"
+            ) from None
+    if not isinstance(value, Flow):
+        raise click.BadParameter(
+            f"{reference!r} is a {type(value).__name__}, not a pgflow Flow or Job"
+        )
+    return value
+
+
+@click.command(context_settings={"auto_envvar_prefix": "PGFLOW_WORKER"})
+@click.argument("flows", nargs=-1, required=True, metavar="MODULE:FLOW...")
+@click.option("--dsn", help="Database (default: $PGFLOW_DATABASE_URL, then $DATABASE_URL).")
+@click.option(
+    "--max-concurrency",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Most tasks running at once, across all flows.",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Most messages read per poll.",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=4,
+    show_default=True,
+    help="Connection pool size (plus one LISTEN connection).",
+)
+@click.option(
+    "--poll-interval",
+    type=click.FloatRange(min=0.01),
+    default=1.0,
+    show_default=True,
+    help="Seconds between fallback polls when no NOTIFY arrives.",
+)
+@click.option(
+    "--shutdown-grace",
+    type=click.FloatRange(min=0),
+    default=30.0,
+    show_default=True,
+    help="Seconds in-flight tasks get to finish after SIGTERM/SIGINT.",
+)
+@click.option(
+    "--heartbeat-interval",
+    type=click.FloatRange(min=0.1),
+    default=5.0,
+    show_default=True,
+    help="Seconds between heartbeats.",
+)
+@click.option(
+    "--sweep-interval",
+    type=click.FloatRange(min=0),
+    default=15.0,
+    show_default=True,
+    help="Seconds between stalled-task sweeps (0: never).",
+)
+@click.option(
+    "--listen/--no-listen",
+    default=True,
+    show_default=True,
+    help="Wake on pgmq NOTIFY (disable behind PgBouncer in transaction mode).",
+)
+@click.option(
+    "--function-name",
+    default="pgflow-worker",
+    show_default=True,
+    help="Deployment name recorded in pgflow.workers and pgflow.worker_functions.",
+)
+@click.option(
+    "--allow-data-loss",
+    is_flag=True,
+    help="Drop and recreate a flow whose stored definition differs (deletes its runs).",
+)
+@click.option(
+    "--log-format",
+    type=click.Choice(LOG_FORMATS),
+    default="text",
+    show_default=True,
+    help="json: one JSON object per line.",
+)
+@click.option("--log-level", default="INFO", show_default=True, help="Root log level.")
+@click.option(
+    "--app-dir",
+    default=".",
+    show_default=True,
+    help="Directory put first on sys.path before importing the flows.",
+)
+def main(
+    flows: tuple[str, ...],
+    dsn: str | None,
+    max_concurrency: int,
+    batch_size: int,
+    max_connections: int,
+    poll_interval: float,
+    shutdown_grace: float,
+    heartbeat_interval: float,
+    sweep_interval: float,
+    listen: bool,
+    function_name: str,
+    allow_data_loss: bool,
+    log_format: str,
+    log_level: str,
+    app_dir: str,
+) -> None:
+    """Run a pgflow worker for the given flows (MODULE:FLOW, e.g. myapp.flows:analyze)."""
+    sys.path.insert(0, os.path.abspath(app_dir))
+    loaded = [load_flow(reference) for reference in flows]
+    try:
+        config = WorkerConfig(
+            dsn=resolve_dsn(dsn),
+            function_name=function_name,
+            max_concurrency=max_concurrency,
+            batch_size=batch_size,
+            max_connections=max_connections,
+            poll_interval_seconds=poll_interval,
+            shutdown_grace_seconds=shutdown_grace,
+            heartbeat_interval_seconds=heartbeat_interval,
+            sweep_interval_seconds=sweep_interval,
+            listen=listen,
+            allow_data_loss=allow_data_loss,
+        )
+        worker = Worker(loaded, config)
+    except (PgflowError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from exc
+    configure_logging(log_format, log_level)  # type: ignore[arg-type]
+    sys.exit(worker.run())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Worker settings: one frozen record with every knob, its unit and its default."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkerConfig:
+    """Resolved settings of one worker process.
+
+    Attributes:
+        dsn: libpq connection string or URL of the pgflow database.
+        function_name: deployment name recorded in ``pgflow.worker_functions`` and in each
+            ``pgflow.workers`` row.
+        max_concurrency: most tasks running at once, across all flows served.
+        batch_size: most messages read per ``pgmq.read`` call (also capped by free slots).
+        max_connections: size of the connection pool (the LISTEN connection comes on top).
+        poll_interval_seconds: fallback poll period per flow when no NOTIFY arrives; also
+            the bound on start latency while the LISTEN connection is down, and for
+            delayed messages (retries, start_delay), which NOTIFY never announces.
+        visibility_timeout_seconds: lease taken by ``pgmq.read`` until ``start_tasks``
+            extends it to the step timeout + 2 s.
+        heartbeat_interval_seconds: period of ``pgflow.worker_heartbeat``.
+        sweep_interval_seconds: period of ``pgflow.recover_stalled_tasks`` (0 = never).
+        shutdown_grace_seconds: how long a stopping worker waits for in-flight tasks
+            before abandoning them (neither completed nor failed; the sweep recovers them).
+        notify_throttle_ms: throttle given to ``pgmq.enable_notify_insert`` when the worker
+            enables NOTIFY on a queue that has none yet.
+        listen: use LISTEN/NOTIFY (false = polling only).
+        allow_data_loss: let ``ensure_flow_compiled`` drop and recreate a flow whose
+            stored shape differs (deletes all its runs).
+        reconnect_max_seconds: cap of the exponential backoff after database errors.
+    """
+
+    dsn: str
+    function_name: str = "pgflow-worker"
+    max_concurrency: int = 10
+    batch_size: int = 10
+    max_connections: int = 4
+    poll_interval_seconds: float = 1.0
+    visibility_timeout_seconds: int = 5
+    heartbeat_interval_seconds: float = 5.0
+    sweep_interval_seconds: float = 15.0
+    shutdown_grace_seconds: float = 30.0
+    notify_throttle_ms: int = 250
+    listen: bool = True
+    allow_data_loss: bool = False
+    reconnect_max_seconds: float = 15.0
+
+    def __post_init__(self) -> None:
+        """Reject settings that cannot work."""
+        positive = {
+            "max_concurrency": self.max_concurrency,
+            "batch_size": self.batch_size,
+            "max_connections": self.max_connections,
+            "poll_interval_seconds": self.poll_interval_seconds,
+            "visibility_timeout_seconds": self.visibility_timeout_seconds,
+            "heartbeat_interval_seconds": self.heartbeat_interval_seconds,
+            "reconnect_max_seconds": self.reconnect_max_seconds,
+        }
+        for name, value in positive.items():
+            if value <= 0:
+                raise ValueError(f"{name} must be positive, got {value}")
+        for name, value in {
+            "sweep_interval_seconds": self.sweep_interval_seconds,
+            "shutdown_grace_seconds": self.shutdown_grace_seconds,
+            "notify_throttle_ms": self.notify_throttle_ms,
+        }.items():
+            if value < 0:
+                raise ValueError(f"{name} must not be negative, got {value}")
+
+
+class Backoff:
+    """Exponential backoff delays: 0.5 s, 1 s, 2 s, ... capped; reset after a success."""
+
+    def __init__(self, cap_seconds: float, first_seconds: float = 0.5) -> None:
+        self._cap = cap_seconds
+        self._first = first_seconds
+        self._next = first_seconds
+
+    def next_delay(self) -> float:
+        """Return the delay to wait now and double the following one (up to the cap)."""
+        delay = min(self._next, self._cap)
+        self._next = min(self._next * 2, self._cap)
+        return delay
+
+    def reset(self) -> None:
+        """Start again from the first delay (call after a success)."""
+        self._next = self._first

@@ -1,0 +1,312 @@
+"""Run one claimed task and report its outcome.
+
+The executor assembles the handler input, calls the handler under its timeout, and reports
+with ``pgflow.complete_task`` or ``pgflow.fail_task``.
+
+Handlers never take the worker down: any exception (or a timeout, or an output that is not
+JSON) becomes a ``fail_task`` with the text ``"<ExceptionType>: <message>"``; the SQL then
+decides between a retry (delay computed from the database clock) and exhaustion.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import inspect
+import json
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from pgflow.context import Context, FlowInputSource, KnownFlowInput
+from pgflow.worker import queries
+from pgflow.worker.config import Backoff
+from pgflow.worker.log import fields
+
+logger = logging.getLogger("pgflow.worker")
+
+#: Errors worth retrying a report for: the database is unreachable, not the query wrong.
+RETRYABLE_DB_ERRORS: tuple[type[BaseException], ...] = (psycopg.OperationalError, PoolTimeout)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimedTask:
+    """A task ``start_tasks`` returned to this worker, with what the poller knows of it.
+
+    Attributes:
+        flow: the DSL flow (``pgflow.dsl.Flow``) the task belongs to.
+        worker_id: the worker row that claimed it (text uuid).
+        record: the ``step_task_record`` row as a dict.
+        message: the pgmq message read for it (``msg_id``, ``read_ct``, ...).
+        attempt: ``attempts_count`` after the claim (1 = first attempt).
+    """
+
+    flow: Any
+    worker_id: str
+    record: Mapping[str, Any]
+    message: Mapping[str, Any]
+    attempt: int
+
+    @property
+    def run_id(self) -> str:
+        """The run id as text."""
+        return str(self.record["run_id"])
+
+    @property
+    def step_slug(self) -> str:
+        """The step slug."""
+        return str(self.record["step_slug"])
+
+    @property
+    def task_index(self) -> int:
+        """The task index."""
+        return int(self.record["task_index"])
+
+    def log_fields(self) -> dict[str, Any]:
+        """Fields every log line about this task carries."""
+        return {
+            "flow_slug": self.flow.slug,
+            "run_id": self.run_id,
+            "step_slug": self.step_slug,
+            "task_index": self.task_index,
+            "attempt": self.attempt,
+            "msg_id": self.record["msg_id"],
+            "worker_id": self.worker_id,
+        }
+
+
+def handler_input(step: Any, record: Mapping[str, Any]) -> Any:
+    """Return what the step's handler receives, as upstream pgflow's TS workers do.
+
+    Root single step: the run input (``flow_input``; SQL puts ``{}`` in ``input``).
+    Dependent single step: ``{dep_slug: output}`` over completed dependencies. Map step:
+    one array element. The last two are ``record["input"]`` as ``start_tasks`` built it.
+    """
+    if step.step_type == "single" and step.is_root:
+        return record["flow_input"]
+    return record["input"]
+
+
+def error_text(exc: BaseException) -> str:
+    """Return the error message stored by ``fail_task``: ``"<TypeName>: <message>"``."""
+    return f"{type(exc).__name__}: {exc}"
+
+
+def encode_output(value: Any) -> str:
+    """Serialise a handler result as JSON text for ``complete_task``.
+
+    Every JSON value is kept as itself: ``None`` becomes ``null`` (JSON null, never SQL
+    NULL), and ``0``, ``False``, ``""``, ``{}``, ``[]`` stay what they are.
+
+    Raises:
+        TypeError: the value is not JSON-serialisable (a set, an object, NaN/Infinity...).
+    """
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise TypeError(
+            f"handler output is not JSON-serialisable ({type(value).__name__}): {exc}"
+        ) from exc
+
+
+def run_in_daemon_thread(fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+    """Run a sync handler in its own daemon thread; return a future for its result.
+
+    A thread per task, not a shared pool: a handler that outlives its timeout (a thread
+    cannot be killed) then occupies nothing others need, and daemon threads never keep a
+    stopping process alive after the shutdown grace.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def settle(ok: bool, value: Any) -> None:
+        if future.done():
+            return
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+    def target() -> None:
+        try:
+            result = context.run(fn, *args)
+        except BaseException as exc:
+            outcome: tuple[bool, Any] = (False, exc)
+        else:
+            outcome = (True, result)
+        with contextlib.suppress(RuntimeError):  # loop closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, *outcome)
+
+    threading.Thread(target=target, name="pgflow-handler", daemon=True).start()
+    return future
+
+
+class Executor:
+    """Runs claimed tasks and reports their outcome.
+
+    Args:
+        pool: the worker's connection pool.
+        flow_inputs: returns the :class:`FlowInputSource` for a run id (lazy loader).
+        shutdown: set when the worker is shutting down; handed to handlers as ``ctx.shutdown``.
+        reconnect_max_seconds: backoff cap while the database is unreachable for a report.
+        on_reported: called with ``(task, completed)`` after a report went through (the
+            worker uses it to poll at once when the step has dependents).
+    """
+
+    def __init__(
+        self,
+        *,
+        pool: AsyncConnectionPool,
+        flow_inputs: Callable[[str], FlowInputSource],
+        shutdown: threading.Event,
+        reconnect_max_seconds: float,
+        on_reported: Callable[[ClaimedTask, bool], None] | None = None,
+    ) -> None:
+        self._pool = pool
+        self._flow_inputs = flow_inputs
+        self._shutdown = shutdown
+        self._reconnect_max_seconds = reconnect_max_seconds
+        self._on_reported = on_reported
+
+    def context_for(self, task: ClaimedTask) -> Context:
+        """Build the handler context of a task."""
+        record = task.record
+        step = task.flow.get_step(task.step_slug)
+        source: FlowInputSource
+        if step.step_type == "single" and step.is_root and record["flow_input"] is not None:
+            source = KnownFlowInput(record["flow_input"])
+        else:
+            source = self._flow_inputs(task.run_id)
+        return Context(
+            flow_slug=task.flow.slug,
+            run_id=task.run_id,
+            step_slug=task.step_slug,
+            task_index=task.task_index,
+            attempt=task.attempt,
+            worker_id=task.worker_id,
+            raw_message=dict(task.message),
+            step_task={**record, "run_id": task.run_id},
+            shutdown=self._shutdown,
+            timeout_seconds=int(task.flow.effective_timeout(task.step_slug)),
+            flow_input_source=source,
+        )
+
+    async def invoke(self, step: Any, value: Any, ctx: Context) -> Any:
+        """Call the step handler with ``(input, ctx)`` or ``(input)``; await async ones."""
+        args = (value, ctx) if step.accepts_context else (value,)
+        if step.is_async or inspect.iscoroutinefunction(step.handler):
+            result = await step.handler(*args)
+        else:
+            result = await run_in_daemon_thread(step.handler, *args)
+        if inspect.isawaitable(result):  # a plain def that returned a coroutine
+            result = await result
+        return result
+
+    async def run(self, task: ClaimedTask) -> None:
+        """Run one task to its report. Cancellation abandons it (nothing is reported)."""
+        log = task.log_fields()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        logger.info("task started", extra=fields(**log))
+        payload: str | None = None
+        error: str | None = None
+        deadline: asyncio.Timeout | None = None
+        is_sync = False
+        timeout_seconds = 0
+        try:
+            step = task.flow.get_step(task.step_slug)
+            is_sync = not (step.is_async or inspect.iscoroutinefunction(step.handler))
+            ctx = self.context_for(task)
+            timeout_seconds = ctx.timeout_seconds
+            async with asyncio.timeout(timeout_seconds) as deadline:
+                output = await self.invoke(step, handler_input(step, task.record), ctx)
+            payload = encode_output(output)
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:  # handler errors of every kind fail the task only
+            if isinstance(exc, TimeoutError) and deadline is not None and deadline.expired():
+                error = f"TimeoutError: handler exceeded the step timeout of {timeout_seconds} s"
+                if is_sync:
+                    logger.warning(
+                        "sync handler still running after its timeout; its thread is abandoned",
+                        extra=fields(**log),
+                    )
+            else:
+                error = error_text(exc)
+        duration_ms = round((loop.time() - started) * 1000, 1)
+        if payload is not None:
+            completed = await self._complete(task, payload, log, duration_ms)
+        else:
+            completed = False
+            await self._fail(task, error or "Error", log, duration_ms)
+        if self._on_reported is not None:
+            self._on_reported(task, completed)
+
+    async def _complete(
+        self, task: ClaimedTask, payload: str, log: dict[str, Any], duration_ms: float
+    ) -> bool:
+        params = {
+            "run_id": task.run_id,
+            "step_slug": task.step_slug,
+            "task_index": task.task_index,
+            "output": payload,
+        }
+        try:
+            status = await self._report(queries.COMPLETE_TASK, params, log)
+        except psycopg.Error as exc:  # e.g. jsonb refuses \u0000: fail the task instead
+            await self._fail(task, error_text(exc), log, duration_ms)
+            return False
+        logger.info(
+            "task completed", extra=fields(**log, duration_ms=duration_ms, task_status=status)
+        )
+        return True
+
+    async def _fail(
+        self, task: ClaimedTask, message: str, log: dict[str, Any], duration_ms: float
+    ) -> None:
+        params = {
+            "run_id": task.run_id,
+            "step_slug": task.step_slug,
+            "task_index": task.task_index,
+            "error_message": message,
+        }
+        try:
+            status = await self._report(queries.FAIL_TASK, params, log)
+        except psycopg.Error as exc:
+            logger.error(
+                "fail_task raised; task left to the stalled-task sweep",
+                extra=fields(**log, error=error_text(exc)),
+            )
+            return
+        logger.warning(
+            "task failed",
+            extra=fields(**log, duration_ms=duration_ms, error=message, task_status=status),
+        )
+
+    async def _report(self, query: Any, params: Mapping[str, Any], log: dict[str, Any]) -> Any:
+        """Send a report, retrying with backoff while the database is unreachable.
+
+        Reports are idempotent in SQL (a repeated or late call changes nothing), so
+        retrying after a lost connection is safe. Returns the task status it reports.
+        """
+        backoff = Backoff(self._reconnect_max_seconds)
+        while True:
+            try:
+                async with self._pool.connection() as conn:
+                    cur = await conn.execute(query, params)
+                    row = await cur.fetchone()
+                return row[0] if row else None
+            except RETRYABLE_DB_ERRORS as exc:
+                delay = backoff.next_delay()
+                logger.warning(
+                    "database unreachable while reporting; retrying",
+                    extra=fields(**log, error=error_text(exc), retry_in_s=delay),
+                )
+                await asyncio.sleep(delay)

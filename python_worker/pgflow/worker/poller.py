@@ -1,0 +1,251 @@
+"""Two-phase polling of one flow's queue: ``pgmq.read`` then ``pgflow.start_tasks``.
+
+A :class:`FlowPoller` reads only its own flow's queue (case B16: a worker never claims
+another flow's tasks) and, inside it, only messages for steps its definition knows; any
+other message is left alone and reappears after the short read lease, its task untouched
+(``attempts_count`` unchanged), for a worker that knows it.
+
+When to read: at once after a read that filled the batch, after a wake-up (NOTIFY from
+the listener, or a completed task whose step has dependents), and otherwise every
+``poll_interval_seconds``. pgmq throttles NOTIFY, so a burst may announce only its first
+message: after a wake-up the poller reads again once the throttle window has passed.
+Visibility and delays are decided by the database clock (``vt``); the worker never
+computes when a task becomes due (case B13).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool
+
+from pgflow.worker import queries
+from pgflow.worker.config import Backoff, WorkerConfig
+from pgflow.worker.executor import RETRYABLE_DB_ERRORS, ClaimedTask, error_text
+from pgflow.worker.log import fields
+
+logger = logging.getLogger("pgflow.worker")
+
+
+class Slots:
+    """Free concurrency slots shared by every poller of a worker (``max_concurrency``)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._used = 0
+        self._freed = asyncio.Event()
+
+    @property
+    def free(self) -> int:
+        """Slots not reserved or running."""
+        return self.capacity - self._used
+
+    def reserve(self, wanted: int) -> int:
+        """Take up to ``wanted`` slots; return how many were taken (possibly 0)."""
+        granted = max(0, min(wanted, self.free))
+        self._used += granted
+        return granted
+
+    def release(self, count: int = 1) -> None:
+        """Give back slots (a task finished, or a reservation was not used)."""
+        self._used = max(0, self._used - count)
+        if count:
+            self._freed.set()
+
+    async def wait_free(self) -> None:
+        """Return once at least one slot is free."""
+        while self.free <= 0:
+            self._freed.clear()
+            await self._freed.wait()
+
+
+class FlowPoller:
+    """Reads and claims the tasks of one flow for one worker row.
+
+    Args:
+        flow: the DSL flow served.
+        worker_id: this process's ``pgflow.workers`` row for the flow.
+        pool: the worker's connection pool.
+        slots: the shared concurrency slots.
+        config: worker settings (batch size, poll interval, lease, backoff cap).
+        spawn: starts running a claimed task (it owns one reserved slot).
+        stop: set when reading must end (shutdown or deprecation).
+    """
+
+    def __init__(
+        self,
+        *,
+        flow: Any,
+        worker_id: uuid.UUID,
+        pool: AsyncConnectionPool,
+        slots: Slots,
+        config: WorkerConfig,
+        spawn: Callable[[ClaimedTask], None],
+        stop: asyncio.Event,
+    ) -> None:
+        self.flow = flow
+        self.worker_id = worker_id
+        self._pool = pool
+        self._slots = slots
+        self._config = config
+        self._spawn = spawn
+        self._stop = stop
+        self._wake = asyncio.Event()
+        self._step_slugs = frozenset(step.slug for step in flow.steps)
+        self._unknown_logged: set[str] = set()
+        #: Read attempts (successful or not); for tests and diagnostics.
+        self.polls = 0
+
+    def wake(self) -> None:
+        """Ask for a read now (NOTIFY received, dependents may have become ready)."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        """Read and claim until ``stop`` is set. Database errors are retried with backoff."""
+        backoff = Backoff(self._config.reconnect_max_seconds)
+        recheck = False
+        log = {"flow_slug": self.flow.slug, "worker_id": str(self.worker_id)}
+        while not self._stop.is_set():
+            await self._until(self._slots.wait_free())
+            if self._stop.is_set():
+                break
+            qty = self._slots.reserve(self._config.batch_size)
+            try:
+                self._wake.clear()
+                claimed, read = await self.poll_once(qty)
+            except RETRYABLE_DB_ERRORS as exc:
+                self._slots.release(qty)
+                delay = backoff.next_delay()
+                logger.warning(
+                    "database unreachable while polling; retrying",
+                    extra=fields(**log, error=error_text(exc), retry_in_s=delay),
+                )
+                await self._until(asyncio.sleep(delay))
+                continue
+            except psycopg.Error as exc:
+                self._slots.release(qty)
+                delay = backoff.next_delay()
+                logger.error(
+                    "polling failed; retrying",
+                    extra=fields(**log, error=error_text(exc), retry_in_s=delay),
+                )
+                await self._until(asyncio.sleep(delay))
+                continue
+            backoff.reset()
+            self._slots.release(qty - len(claimed))
+            for task in claimed:
+                self._spawn(task)
+            if read >= qty:
+                continue  # a full batch: more are probably waiting
+            if recheck:
+                # Woken by a (throttled) NOTIFY: read once more after the throttle window.
+                timeout = min(self._config.poll_interval_seconds, self._throttle_seconds())
+            else:
+                timeout = self._config.poll_interval_seconds
+            recheck = await self._wait_for_wake(timeout)
+
+    def _throttle_seconds(self) -> float:
+        return self._config.notify_throttle_ms / 1000 + 0.05
+
+    async def _wait_for_wake(self, timeout: float) -> bool:
+        """Wait for a wake-up, ``stop`` or the timeout; True when woken."""
+        if self._wake.is_set():
+            return True
+        waiter = asyncio.ensure_future(self._wake.wait())
+        stopper = asyncio.ensure_future(self._stop.wait())
+        try:
+            await asyncio.wait({waiter, stopper}, timeout=timeout, return_when="FIRST_COMPLETED")
+        finally:
+            waiter.cancel()
+            stopper.cancel()
+        return self._wake.is_set()
+
+    async def _until(self, awaitable: Any) -> None:
+        """Await ``awaitable`` unless ``stop`` is set first."""
+        work = asyncio.ensure_future(awaitable)
+        stopper = asyncio.ensure_future(self._stop.wait())
+        try:
+            await asyncio.wait({work, stopper}, return_when="FIRST_COMPLETED")
+        finally:
+            work.cancel()
+            stopper.cancel()
+
+    async def poll_once(self, qty: int) -> tuple[list[ClaimedTask], int]:
+        """Read up to ``qty`` messages and claim their tasks.
+
+        Returns:
+            The claimed tasks, and how many messages were read.
+        """
+        self.polls += 1
+        slug = self.flow.slug
+        async with self._pool.connection() as conn:
+            cur = conn.cursor(row_factory=dict_row)
+            await cur.execute(
+                queries.READ_MESSAGES,
+                {"queue_name": slug, "vt": self._config.visibility_timeout_seconds, "qty": qty},
+            )
+            messages = await cur.fetchall()
+            if not messages:
+                return [], 0
+            known = [m for m in messages if self._knows(m)]
+            if not known:
+                return [], len(messages)
+            async with conn.transaction():
+                await cur.execute(
+                    queries.START_TASKS,
+                    {
+                        "flow_slug": slug,
+                        "msg_ids": [m["msg_id"] for m in known],
+                        "worker_id": self.worker_id,
+                    },
+                )
+                records = await cur.fetchall()
+                attempts: dict[tuple[str, str, int], int] = {}
+                if records:
+                    await cur.execute(
+                        queries.TASK_ATTEMPTS,
+                        {
+                            "run_ids": [r["run_id"] for r in records],
+                            "step_slugs": [r["step_slug"] for r in records],
+                            "task_indexes": [r["task_index"] for r in records],
+                        },
+                    )
+                    for row in await cur.fetchall():
+                        key = (str(row["run_id"]), row["step_slug"], row["task_index"])
+                        attempts[key] = row["attempts_count"]
+        by_id = {m["msg_id"]: m for m in known}
+        claimed = [
+            ClaimedTask(
+                flow=self.flow,
+                worker_id=str(self.worker_id),
+                record=record,
+                message=by_id[record["msg_id"]],
+                attempt=attempts.get(
+                    (str(record["run_id"]), record["step_slug"], record["task_index"]), 1
+                ),
+            )
+            for record in records
+        ]
+        return claimed, len(messages)
+
+    def _knows(self, message: dict[str, Any]) -> bool:
+        body = message.get("message") or {}
+        step_slug = body.get("step_slug") if isinstance(body, dict) else None
+        if step_slug in self._step_slugs and body.get("flow_slug") == self.flow.slug:
+            return True
+        key = str(step_slug)
+        if key not in self._unknown_logged:
+            self._unknown_logged.add(key)
+            logger.warning(
+                "message for a step this worker does not define; left for another worker",
+                extra=fields(
+                    flow_slug=self.flow.slug, step_slug=step_slug, msg_id=message.get("msg_id")
+                ),
+            )
+        return False

@@ -1,0 +1,151 @@
+"""Every SQL statement the worker sends, named and described, in one place.
+
+The worker changes engine state only through ``pgflow.*`` functions (and reads messages
+through ``pgmq.read``); the few plain SELECTs below only read. Placeholders are psycopg
+``%(name)s`` parameters. Grep for ``queries.`` in pgflow/worker to find every caller.
+"""
+
+from __future__ import annotations
+
+from typing import Final, LiteralString
+
+# ---------------------------------------------------------------- startup
+
+#: Check that the pgflow schema is installed; returns its version (pgflow.version()).
+SCHEMA_VERSION: Final[LiteralString] = "select pgflow.version() as version"
+
+#: Register one worker row (fresh uuid4 per process and flow) for the flow's queue.
+REGISTER_WORKER: Final[LiteralString] = (
+    "select worker_id from pgflow.register_worker("
+    "worker_id => %(worker_id)s::uuid, queue_name => %(queue_name)s, "
+    "function_name => %(function_name)s)"
+)
+
+#: Record that a worker of this deployment (function_name) started.
+TRACK_WORKER_FUNCTION: Final[LiteralString] = (
+    "select pgflow.track_worker_function(function_name => %(function_name)s)"
+)
+
+#: Create the flow from its shape, or verify it; returns {"status", "differences"}.
+ENSURE_FLOW_COMPILED: Final[LiteralString] = (
+    "select pgflow.ensure_flow_compiled(flow_slug => %(flow_slug)s, "
+    "shape => %(shape)s::jsonb, allow_data_loss => %(allow_data_loss)s) as result"
+)
+
+#: Make the flow's default pg_cron schedule match its definition (returns the action taken).
+SYNC_FLOW_SCHEDULE: Final[LiteralString] = (
+    "select pgflow.sync_flow_schedule(%(flow_slug)s, %(schedule)s, %(input)s::jsonb)"
+)
+
+#: Serialise concurrent "enable NOTIFY" attempts of several workers on one queue
+#: (transaction-scoped advisory lock, released at commit).
+LOCK_NOTIFY_SETUP: Final[LiteralString] = (
+    "select pg_advisory_xact_lock(hashtext('pgflow.worker.notify:' || %(queue_name)s))"
+)
+
+#: Is pgmq's insert-notify trigger already enabled for this queue?
+NOTIFY_ENABLED: Final[LiteralString] = (
+    "select exists (select 1 from pgmq.notify_insert_throttle "
+    "where queue_name = %(queue_name)s) as enabled"
+)
+
+#: Enable pgmq's throttled NOTIFY on insert for the queue.
+ENABLE_NOTIFY: Final[LiteralString] = (
+    "select pgmq.enable_notify_insert(%(queue_name)s, %(throttle_ms)s::int)"
+)
+
+# ---------------------------------------------------------------- polling
+
+#: Reserve up to qty visible messages of the flow's queue for vt seconds (first phase).
+READ_MESSAGES: Final[LiteralString] = (
+    "select msg_id, read_ct, enqueued_at, vt, message, headers "
+    "from pgmq.read(queue_name => %(queue_name)s, vt => %(vt)s::int, qty => %(qty)s::int)"
+)
+
+#: Claim the tasks behind the messages read (second phase); returns step_task_record rows.
+START_TASKS: Final[LiteralString] = (
+    "select flow_slug, run_id, step_slug, input, msg_id, task_index, flow_input "
+    "from pgflow.start_tasks(flow_slug => %(flow_slug)s, msg_ids => %(msg_ids)s::bigint[], "
+    "worker_id => %(worker_id)s::uuid)"
+)
+
+#: Read back attempts_count of the tasks just claimed. Sent in the same transaction as
+#: START_TASKS, so it sees the incremented value (start_tasks' record does not carry it).
+TASK_ATTEMPTS: Final[LiteralString] = (
+    "select t.run_id, t.step_slug, t.task_index, t.attempts_count "
+    "from pgflow.step_tasks as t "
+    "join unnest(%(run_ids)s::uuid[], %(step_slugs)s::text[], %(task_indexes)s::int[]) "
+    "as k (run_id, step_slug, task_index) "
+    "on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index"
+)
+
+#: The run input, loaded lazily for ctx.flow_input of non-root steps.
+RUN_INPUT: Final[LiteralString] = "select input from pgflow.runs where run_id = %(run_id)s::uuid"
+
+# ---------------------------------------------------------------- reporting
+
+#: Report a successful task with its output (jsonb, JSON null allowed).
+COMPLETE_TASK: Final[LiteralString] = (
+    "select status from pgflow.complete_task(run_id => %(run_id)s::uuid, "
+    "step_slug => %(step_slug)s, task_index => %(task_index)s::int, output => %(output)s::jsonb)"
+)
+
+#: Report a failed task; the SQL decides between retry (DB-time backoff) and exhaustion.
+FAIL_TASK: Final[LiteralString] = (
+    "select status from pgflow.fail_task(run_id => %(run_id)s::uuid, "
+    "step_slug => %(step_slug)s, task_index => %(task_index)s::int, "
+    "error_message => %(error_message)s)"
+)
+
+# ---------------------------------------------------------------- timers and shutdown
+
+#: Refresh the heartbeat; true = stop reading (deprecated or stopped), NULL = row gone.
+WORKER_HEARTBEAT: Final[LiteralString] = (
+    "select pgflow.worker_heartbeat(worker_id => %(worker_id)s::uuid) as stop"
+)
+
+#: The stalled-task sweep (advisory try lock inside: concurrent workers are fine).
+RECOVER_STALLED_TASKS: Final[LiteralString] = "select pgflow.recover_stalled_tasks() as requeued"
+
+#: Mark the worker deprecated at the start of a shutdown (it is draining).
+DEPRECATE_WORKER: Final[LiteralString] = (
+    "select pgflow.deprecate_worker(worker_id => %(worker_id)s::uuid)"
+)
+
+#: Mark the worker stopped at the end of a graceful shutdown.
+MARK_WORKER_STOPPED: Final[LiteralString] = (
+    "select pgflow.mark_worker_stopped(worker_id => %(worker_id)s::uuid)"
+)
+
+
+#: Liveness probe of the LISTEN connection after a long silence.
+PROBE: Final[LiteralString] = "select 1"
+
+
+def listen_statement(queue_name: str) -> str:
+    """Return the LISTEN statement for pgmq's insert notifications of a queue.
+
+    pgmq notifies on ``pgmq.q_<queue>.INSERT`` where ``q_<queue>`` is the lower-cased
+    table name; the channel contains dots, so it is quoted as an identifier.
+
+    Args:
+        queue_name: the pgmq queue name (= flow slug).
+
+    Returns:
+        A ``LISTEN "pgmq.q_<queue>.INSERT"`` statement.
+    """
+    return f'LISTEN "{notify_channel(queue_name)}"'
+
+
+def notify_channel(queue_name: str) -> str:
+    """Return pgmq's insert-notification channel name for a queue.
+
+    Args:
+        queue_name: the pgmq queue name (= flow slug; a valid slug, so no quotes inside).
+
+    Returns:
+        ``pgmq.q_<lower-cased queue>.INSERT``.
+    """
+    if '"' in queue_name:
+        raise ValueError(f"invalid queue name: {queue_name!r}")
+    return f"pgmq.q_{queue_name.lower()}.INSERT"

@@ -1,0 +1,303 @@
+"""The :class:`Worker`: wires pool, pollers, listener, executor and timers together.
+
+Startup (retried with backoff while the database is unreachable): check the schema,
+``track_worker_function``, ``ensure_flow_compiled`` for every flow (a mismatch stops the
+worker with exit code 1, printing the differences), ``register_worker`` once per flow
+(a fresh uuid4 per process and flow: the row's ``queue_name`` is the flow slug), and
+enable pgmq's NOTIFY on each flow queue that has none yet.
+
+Connections: one :class:`psycopg_pool.AsyncConnectionPool` of ``max_connections``
+(``application_name = pgflow-worker:<id>``) for everything, plus one LISTEN connection
+(``pgflow-worker-listen:<id>``), where ``<id>`` is the worker id of the first flow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from pgflow.worker import queries, startup
+from pgflow.worker.config import Backoff, WorkerConfig
+from pgflow.worker.errors import WorkerStartupError
+from pgflow.worker.executor import RETRYABLE_DB_ERRORS, ClaimedTask, Executor, error_text
+from pgflow.worker.flow_input import RunInputCache
+from pgflow.worker.heartbeat import Heartbeat, StalledTaskSweep
+from pgflow.worker.lifecycle import Lifecycle, WorkerState, drain
+from pgflow.worker.log import fields
+from pgflow.worker.notify import Listener
+from pgflow.worker.poller import FlowPoller, Slots
+
+logger = logging.getLogger("pgflow.worker")
+
+#: Seconds a pool checkout may wait before counting as "database unreachable".
+POOL_TIMEOUT_SECONDS = 10.0
+#: Seconds allowed for each best-effort shutdown statement (deprecate, mark stopped).
+SHUTDOWN_STATEMENT_SECONDS = 5.0
+
+
+class _StoppedDuringStartup(Exception):
+    pass
+
+
+class Worker:
+    """Serve one or more flows from one process.
+
+    Args:
+        flows: the DSL flows (``pgflow.dsl.Flow``) to serve; each reads its own queue.
+        config: the worker settings.
+    """
+
+    def __init__(self, flows: Sequence[Any], config: WorkerConfig) -> None:
+        if not flows:
+            raise ValueError("a worker needs at least one flow")
+        slugs = [f.slug for f in flows]
+        if len(set(slugs)) != len(slugs):
+            raise ValueError(f"flows served twice: {slugs}")
+        self.flows = list(flows)
+        self.config = config
+        #: flow slug -> this process's worker id for it (fresh per process).
+        self.worker_ids = {f.slug: uuid.uuid4() for f in self.flows}
+        self.instance_id = self.worker_ids[slugs[0]]
+        self.lifecycle = Lifecycle()
+        self._parents = {
+            f.slug: {dep for step in f.steps for dep in step.dependencies} for f in self.flows
+        }
+        self._registered: set[str] = set()
+        self._in_flight: set[asyncio.Task[None]] = set()
+        self._pollers: dict[str, FlowPoller] = {}
+        self._poller_stops: dict[str, asyncio.Event] = {}
+        self._poller_tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def application_name(self) -> str:
+        """``application_name`` of the pool's connections."""
+        return f"pgflow-worker:{self.instance_id}"
+
+    @property
+    def listen_application_name(self) -> str:
+        """``application_name`` of the LISTEN connection."""
+        return f"pgflow-worker-listen:{self.instance_id}"
+
+    def run(self) -> int:
+        """Run until stopped (signal or deprecation); return the process exit code."""
+        return asyncio.run(self.run_async())
+
+    async def run_async(self) -> int:
+        """Run on the current event loop; return the exit code (0 = clean stop)."""
+        loop = asyncio.get_running_loop()
+        self.lifecycle.to(WorkerState.STARTING)
+        self.lifecycle.install_signal_handlers(loop)
+        self._pool = AsyncConnectionPool(
+            self.config.dsn,
+            min_size=1,
+            max_size=self.config.max_connections,
+            kwargs={"autocommit": True, "application_name": self.application_name},
+            open=False,
+            timeout=POOL_TIMEOUT_SECONDS,
+            name="pgflow-worker",
+        )
+        await self._pool.open(wait=False)
+        background: list[asyncio.Task[None]] = []
+        try:
+            try:
+                await self._start()
+            except _StoppedDuringStartup:
+                pass
+            except WorkerStartupError as exc:
+                logger.error(str(exc), extra=fields(error=type(exc).__name__))
+                self.lifecycle.to(WorkerState.STOPPING)
+                await self._finish()
+                return exc.exit_code
+            if not self.lifecycle.stop_requested.is_set():
+                background = self._start_background(loop)
+                self.lifecycle.to(WorkerState.RUNNING)
+                await self.lifecycle.stop_requested.wait()
+            self.lifecycle.to(WorkerState.STOPPING)
+            await self._stop(background)
+            await self._finish()
+            return 0
+        finally:
+            for task in background:
+                task.cancel()
+            await self._pool.close(timeout=2)
+            self.lifecycle.remove_signal_handlers(loop)
+
+    def request_stop(self, reason: str = "requested") -> None:
+        """Ask the worker to stop reading and drain (same as SIGTERM)."""
+        self.lifecycle.request_stop(reason)
+
+    # ------------------------------------------------------------ startup
+
+    async def _start(self) -> None:
+        """Prepare the database; retry while it is unreachable, give up on a stop request."""
+        backoff = Backoff(self.config.reconnect_max_seconds)
+        while True:
+            attempt = asyncio.ensure_future(self._start_once())
+            stop = asyncio.ensure_future(self.lifecycle.stop_requested.wait())
+            await asyncio.wait({attempt, stop}, return_when="FIRST_COMPLETED")
+            stop.cancel()
+            if not attempt.done():  # a signal while waiting for the database
+                attempt.cancel()
+                await asyncio.gather(attempt, return_exceptions=True)
+                raise _StoppedDuringStartup
+            try:
+                attempt.result()
+                return
+            except RETRYABLE_DB_ERRORS as exc:
+                delay = backoff.next_delay()
+                logger.warning(
+                    "database unreachable at startup; retrying",
+                    extra=fields(error=error_text(exc), retry_in_s=delay),
+                )
+            try:
+                await asyncio.wait_for(self.lifecycle.stop_requested.wait(), delay)
+            except TimeoutError:
+                continue
+            raise _StoppedDuringStartup
+
+    async def _start_once(self) -> None:
+        async with self._pool.connection() as conn:
+            await startup.check_schema(conn, [flow.slug for flow in self.flows])
+            await startup.track_worker_function(conn, self.config.function_name)
+            for flow in self.flows:
+                await startup.compile_flow(conn, flow, self.config.allow_data_loss)
+                await startup.sync_schedule(conn, flow)
+            for flow in self.flows:
+                if flow.slug not in self._registered:
+                    await startup.register_worker(
+                        conn, flow.slug, self.worker_ids[flow.slug], self.config.function_name
+                    )
+                    self._registered.add(flow.slug)
+            if self.config.listen:
+                for flow in self.flows:
+                    await startup.enable_notify(conn, flow.slug, self.config.notify_throttle_ms)
+
+    # ------------------------------------------------------------ running
+
+    def _start_background(self, loop: asyncio.AbstractEventLoop) -> list[asyncio.Task[None]]:
+        self._slots = Slots(self.config.max_concurrency)
+        self._inputs = RunInputCache(
+            self._pool, loop, reconnect_max_seconds=self.config.reconnect_max_seconds
+        )
+        self._executor = Executor(
+            pool=self._pool,
+            flow_inputs=self._inputs.source,
+            shutdown=self.lifecycle.shutdown,
+            reconnect_max_seconds=self.config.reconnect_max_seconds,
+            on_reported=self._on_reported,
+        )
+        tasks: list[asyncio.Task[None]] = []
+        for flow in self.flows:
+            stop = asyncio.Event()
+            self._poller_stops[flow.slug] = stop
+            poller = FlowPoller(
+                flow=flow,
+                worker_id=self.worker_ids[flow.slug],
+                pool=self._pool,
+                slots=self._slots,
+                config=self.config,
+                spawn=self._spawn,
+                stop=stop,
+            )
+            self._pollers[flow.slug] = poller
+            self._poller_tasks.append(asyncio.create_task(poller.run(), name=f"poll:{flow.slug}"))
+        self.heartbeat = Heartbeat(
+            pool=self._pool,
+            workers=self.worker_ids,
+            function_name=self.config.function_name,
+            interval_seconds=self.config.heartbeat_interval_seconds,
+            on_deprecated=self._on_deprecated,
+        )
+        tasks.append(asyncio.create_task(self.heartbeat.run(), name="heartbeat"))
+        if self.config.sweep_interval_seconds > 0:
+            self.sweep = StalledTaskSweep(
+                pool=self._pool, interval_seconds=self.config.sweep_interval_seconds
+            )
+            tasks.append(asyncio.create_task(self.sweep.run(), name="sweep"))
+        if self.config.listen:
+            self.listener = Listener(
+                dsn=self.config.dsn,
+                application_name=self.listen_application_name,
+                wakers={slug: p.wake for slug, p in self._pollers.items()},
+                poll_interval_seconds=self.config.poll_interval_seconds,
+                reconnect_max_seconds=self.config.reconnect_max_seconds,
+            )
+            tasks.append(asyncio.create_task(self.listener.run(), name="listen"))
+        logger.info(
+            "serving flows",
+            extra=fields(
+                worker_ids={slug: str(w) for slug, w in self.worker_ids.items()},
+                max_concurrency=self.config.max_concurrency,
+                max_connections=self.config.max_connections,
+                poll_interval_s=self.config.poll_interval_seconds,
+            ),
+        )
+        return tasks
+
+    def _spawn(self, task: ClaimedTask) -> None:
+        runner = asyncio.create_task(
+            self._executor.run(task), name=f"task:{task.step_slug}:{task.task_index}"
+        )
+        self._in_flight.add(runner)
+        runner.add_done_callback(self._task_done)
+
+    def _task_done(self, runner: asyncio.Task[None]) -> None:
+        self._in_flight.discard(runner)
+        self._slots.release(1)
+        if not runner.cancelled() and runner.exception() is not None:
+            logger.error("task runner crashed", exc_info=runner.exception())
+
+    def _on_reported(self, task: ClaimedTask, completed: bool) -> None:
+        if task.step_slug in self._parents[task.flow.slug]:
+            poller = self._pollers.get(task.flow.slug)
+            if poller is not None:
+                poller.wake()
+
+    def _on_deprecated(self, flow_slug: str) -> None:
+        self._poller_stops[flow_slug].set()
+        if all(stop.is_set() for stop in self._poller_stops.values()):
+            self.lifecycle.request_stop("deprecated")
+
+    # ------------------------------------------------------------ stopping
+
+    async def _stop(self, background: list[asyncio.Task[None]]) -> None:
+        self.lifecycle.shutdown.set()
+        for stop in self._poller_stops.values():
+            stop.set()
+        if self._poller_tasks:
+            _, still = await asyncio.wait(self._poller_tasks, timeout=SHUTDOWN_STATEMENT_SECONDS)
+            for task in still:
+                task.cancel()
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
+        for flow_slug in sorted(self._registered):
+            await self._best_effort(queries.DEPRECATE_WORKER, flow_slug)
+        grace = self.config.shutdown_grace_seconds
+        await drain(set(self._in_flight), grace, self.lifecycle.abandon)
+
+    async def _finish(self) -> None:
+        for flow_slug in sorted(self._registered):
+            await self._best_effort(queries.MARK_WORKER_STOPPED, flow_slug)
+        self.lifecycle.to(WorkerState.STOPPED)
+
+    async def _best_effort(self, query: Any, flow_slug: str) -> None:
+        params = {"worker_id": self.worker_ids[flow_slug]}
+
+        async def send() -> None:
+            async with self._pool.connection(timeout=SHUTDOWN_STATEMENT_SECONDS) as conn:
+                await conn.execute(query, params)
+
+        try:
+            await asyncio.wait_for(send(), SHUTDOWN_STATEMENT_SECONDS)
+        except (psycopg.Error, TimeoutError, *RETRYABLE_DB_ERRORS) as exc:
+            logger.warning(
+                "shutdown statement failed",
+                extra=fields(flow_slug=flow_slug, error=error_text(exc)),
+            )

@@ -1,0 +1,171 @@
+"""What a worker does in the database before it reads any task.
+
+Each function sends one or two statements on a connection the caller holds; the caller
+retries the whole sequence while the database is unreachable (connection errors pass
+through), so every step is safe to repeat. Errors that retrying cannot fix become
+:class:`~pgflow.worker.errors.WorkerStartupError` (exit code 2) or
+:class:`~pgflow.worker.errors.FlowShapeMismatch` (exit code 1).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import uuid
+from typing import Any
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from pgflow.errors import SchemaVersionMismatch
+from pgflow.schema_check import check_worker_compatibility_async
+from pgflow.worker import queries
+from pgflow.worker.errors import FlowShapeMismatch, WorkerStartupError
+from pgflow.worker.executor import RETRYABLE_DB_ERRORS, error_text
+from pgflow.worker.log import fields
+
+logger = logging.getLogger("pgflow.worker")
+
+Connection = psycopg.AsyncConnection[Any]
+
+
+async def check_schema(conn: Connection, flow_slugs: list[str]) -> None:
+    """Refuse to start on a missing or incompatible schema, with the check's message.
+
+    Runs the checks of ``pgflow check-schema`` that matter to this worker (pgflow and pgmq
+    versions, function signatures, record types, the queues of its flows), so an old pgmq
+    or schema fails here rather than with an SQL error mid-run (case B24).
+
+    Raises:
+        WorkerStartupError: pgflow is not installed, or the check found errors.
+    """
+    try:
+        await conn.execute(queries.SCHEMA_VERSION)
+    except (pg_errors.UndefinedFunction, pg_errors.InvalidSchemaName) as exc:
+        raise WorkerStartupError(
+            f"pgflow is not installed in this database: run `pgflow install` ({error_text(exc)})"
+        ) from exc
+    try:
+        await check_worker_compatibility_async(conn, flow_slugs)
+    except SchemaVersionMismatch as exc:
+        raise WorkerStartupError(str(exc)) from exc
+
+
+async def track_worker_function(conn: Connection, function_name: str) -> None:
+    """Record the deployment name in ``pgflow.worker_functions``."""
+    await conn.execute(queries.TRACK_WORKER_FUNCTION, {"function_name": function_name})
+
+
+async def compile_flow(conn: Connection, flow: Any, allow_data_loss: bool) -> str:
+    """Create or verify the flow from its shape with ``pgflow.ensure_flow_compiled``.
+
+    Returns:
+        The status: ``compiled``, ``verified`` or ``recompiled``.
+
+    Raises:
+        FlowShapeMismatch: the stored flow differs and ``allow_data_loss`` is false.
+        WorkerStartupError: the SQL refused the shape (e.g. a slug too long for pgmq).
+    """
+    try:
+        cur = await conn.execute(
+            queries.ENSURE_FLOW_COMPILED,
+            {
+                "flow_slug": flow.slug,
+                "shape": json.dumps(flow.shape()),
+                "allow_data_loss": allow_data_loss,
+            },
+        )
+    except RETRYABLE_DB_ERRORS:
+        raise
+    except psycopg.Error as exc:
+        raise WorkerStartupError(
+            f"flow {flow.slug!r} could not be compiled: {error_text(exc)}"
+        ) from exc
+    row = await cur.fetchone()
+    result = row[0] if row else {}
+    status = str(result.get("status"))
+    differences = list(result.get("differences") or [])
+    if status == "mismatch":
+        raise FlowShapeMismatch(flow.slug, differences)
+    log = fields(flow_slug=flow.slug, status=status, differences=differences)
+    if status == "recompiled":
+        logger.warning("flow recompiled: its old definition and runs were deleted", extra=log)
+    else:
+        logger.info(f"flow {status}", extra=log)
+    return status
+
+
+async def sync_schedule(conn: Connection, flow: Any) -> None:
+    """Make the flow's default pg_cron schedule match its ``cron=`` / ``cron_input=``.
+
+    A flow without ``cron`` has its default schedule removed (if any). Without pg_cron a
+    flow that asks for a schedule is logged as an error and served anyway: its runs can
+    still be started by hand.
+    """
+    cron = getattr(flow, "cron", None)
+    params = {
+        "flow_slug": flow.slug,
+        "schedule": cron,
+        "input": json.dumps(getattr(flow, "cron_input", {}) if cron else {}),
+    }
+    try:
+        async with conn.transaction():
+            cur = await conn.execute(queries.SYNC_FLOW_SCHEDULE, params)
+            row = await cur.fetchone()
+    except RETRYABLE_DB_ERRORS:
+        raise
+    except psycopg.Error as exc:
+        logger.error(
+            "flow schedule not created; runs must be started by hand",
+            extra=fields(flow_slug=flow.slug, cron=cron, error=error_text(exc)),
+        )
+        return
+    action = row[0] if row else "none"
+    if action != "none":
+        logger.info(f"flow schedule {action}", extra=fields(flow_slug=flow.slug, cron=cron))
+
+
+async def register_worker(
+    conn: Connection, flow_slug: str, worker_id: uuid.UUID, function_name: str
+) -> None:
+    """Insert this process's ``pgflow.workers`` row for a flow (``queue_name`` = slug)."""
+    # UniqueViolation: the id is our own fresh uuid4, so an earlier attempt committed
+    # before its connection died; the row is ours.
+    with contextlib.suppress(pg_errors.UniqueViolation):
+        await conn.execute(
+            queries.REGISTER_WORKER,
+            {"worker_id": worker_id, "queue_name": flow_slug, "function_name": function_name},
+        )
+    logger.info("worker registered", extra=fields(flow_slug=flow_slug, worker_id=str(worker_id)))
+
+
+async def enable_notify(conn: Connection, flow_slug: str, throttle_ms: int) -> None:
+    """Enable pgmq's NOTIFY on insert for the flow queue unless it already is.
+
+    Several workers starting together are serialised by an advisory lock, so the trigger
+    is created once. Without the privilege to create it the worker just polls.
+    """
+    if flow_slug != flow_slug.lower():
+        logger.warning(
+            "pgmq does not notify for queue names with upper-case letters; "
+            "this flow is polled only",
+            extra=fields(flow_slug=flow_slug),
+        )
+    params = {"queue_name": flow_slug, "throttle_ms": throttle_ms}
+    try:
+        async with conn.transaction():
+            await conn.execute(queries.LOCK_NOTIFY_SETUP, params)
+            cur = await conn.execute(queries.NOTIFY_ENABLED, params)
+            row = await cur.fetchone()
+            if row and row[0]:
+                return
+            await conn.execute(queries.ENABLE_NOTIFY, params)
+        logger.info("NOTIFY enabled on the flow queue", extra=fields(flow_slug=flow_slug))
+    except RETRYABLE_DB_ERRORS:
+        raise
+    except psycopg.Error as exc:
+        logger.warning(
+            "could not enable NOTIFY on the flow queue; polling only",
+            extra=fields(flow_slug=flow_slug, error=error_text(exc)),
+        )

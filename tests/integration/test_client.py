@@ -1,0 +1,190 @@
+"""pgflow.Client against a real database; tasks are processed through the SQL API."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from pgflow import Client, FlowNotFound, RunAlreadyExists, RunNotFound, RunTimeout
+from pgflow.dsl import Flow
+
+
+def define_two_steps(conn: psycopg.Connection, slug: str = "two_steps") -> None:
+    conn.execute("select pgflow.create_flow(%s)", (slug,))
+    conn.execute("select pgflow.add_step(%s, 'first')", (slug,))
+    conn.execute("select pgflow.add_step(%s, 'second', array['first'])", (slug,))
+
+
+def process_queued_tasks(conn: psycopg.Connection, flow_slug: str, handler) -> int:
+    """Do what a worker does, once: read, start_tasks, complete_task. Returns tasks done."""
+    worker_id = uuid.uuid4()
+    conn.execute("select pgflow.register_worker(%s, %s, 'test-client')", (worker_id, flow_slug))
+    done = 0
+    while True:
+        msg_ids = [
+            row[0] for row in conn.execute("select msg_id from pgmq.read(%s, 30, 10)", (flow_slug,))
+        ]
+        if not msg_ids:
+            return done
+        tasks = conn.execute(
+            "select run_id, step_slug, task_index, input, flow_input"
+            " from pgflow.start_tasks(%s, %s, %s)",
+            (flow_slug, msg_ids, worker_id),
+        ).fetchall()
+        for run_id, step_slug, task_index, task_input, flow_input in tasks:
+            output = handler(step_slug, task_input, flow_input)
+            conn.execute(
+                "select pgflow.complete_task(%s, %s, %s, %s)",
+                (run_id, step_slug, task_index, Jsonb(output)),
+            )
+            done += 1
+
+
+def test_start_flow_returns_the_run_with_its_steps(pgflow_dsn, pgflow_conn):
+    define_two_steps(pgflow_conn)
+
+    with Client(pgflow_dsn) as client:
+        state = client.start_flow("two_steps", {"n": 2})
+
+    assert state.status == "started"
+    assert state.input == {"n": 2}
+    assert [(s.step_slug, s.status) for s in state.steps] == [
+        ("first", "started"),
+        ("second", "created"),
+    ]
+    assert state.remaining_steps == 2
+    uuid.UUID(state.run_id)
+
+
+def test_start_flow_accepts_a_flow_object_and_a_chosen_run_id(pgflow_dsn, pgflow_conn):
+    flow = Flow("from_dsl")
+
+    @flow.step()
+    def only(input):
+        return input
+
+    pgflow_conn.execute(
+        "select pgflow.ensure_flow_compiled(%s, %s)", (flow.slug, Jsonb(flow.shape()))
+    )
+    run_id = uuid.uuid4()
+
+    with Client(pgflow_dsn) as client:
+        state = client.start_flow(flow, [1, 2], run_id=run_id)
+
+    assert state.run_id == str(run_id)
+    assert state.flow_slug == "from_dsl"
+
+
+def test_unknown_flow_raises_flow_not_found(pgflow_dsn):
+    with Client(pgflow_dsn) as client, pytest.raises(FlowNotFound, match="no_such_flow"):
+        client.start_flow("no_such_flow", {})
+
+
+def test_reusing_a_run_id_raises_run_already_exists(pgflow_dsn, pgflow_conn):
+    define_two_steps(pgflow_conn)
+    run_id = uuid.uuid4()
+
+    with Client(pgflow_dsn) as client:
+        client.start_flow("two_steps", {}, run_id=run_id)
+        with pytest.raises(RunAlreadyExists):
+            client.start_flow("two_steps", {}, run_id=run_id)
+        # the client stays usable after the error
+        assert client.get_run(run_id).run_id == str(run_id)
+
+
+def test_get_run_of_unknown_or_malformed_id_raises_run_not_found(pgflow_dsn):
+    with Client(pgflow_dsn) as client:
+        with pytest.raises(RunNotFound):
+            client.get_run(uuid.uuid4())
+        with pytest.raises(RunNotFound, match="not a run id"):
+            client.get_run("not-a-uuid")
+
+
+def test_wait_for_run_returns_output_once_tasks_complete(pgflow_dsn, pgflow_conn):
+    define_two_steps(pgflow_conn)
+
+    def handler(step_slug, task_input, flow_input):
+        if step_slug == "first":
+            return flow_input["n"] * 10
+        return {"total": task_input["first"] + 1}
+
+    with Client(pgflow_dsn) as client:
+        run_id = client.start_flow("two_steps", {"n": 4}).run_id
+
+        # A "worker" in another thread, with its own connection.
+        def work():
+            with psycopg.connect(pgflow_dsn, autocommit=True) as conn:
+                while process_queued_tasks(conn, "two_steps", handler):
+                    pass
+
+        thread = threading.Thread(target=work)
+        thread.start()
+        final = client.wait_for_run(run_id, timeout_seconds=20, poll_interval_seconds=0.02)
+        thread.join()
+
+    assert final.status == "completed"
+    assert final.output == {"second": {"total": 41}}
+    assert final.step("first").output == 40
+    assert final.duration_seconds is not None
+
+
+def test_wait_for_run_raises_run_timeout_while_nobody_works(pgflow_dsn, pgflow_conn):
+    define_two_steps(pgflow_conn)
+
+    with Client(pgflow_dsn) as client:
+        run_id = client.start_flow("two_steps", {}).run_id
+        with pytest.raises(RunTimeout, match="2 steps remaining"):
+            client.wait_for_run(run_id, timeout_seconds=0.3, poll_interval_seconds=0.05)
+
+
+def test_failed_run_reports_the_failed_step(pgflow_dsn, pgflow_conn):
+    pgflow_conn.execute("select pgflow.create_flow('fragile', max_attempts => 1)")
+    pgflow_conn.execute("select pgflow.add_step('fragile', 'only')")
+
+    with Client(pgflow_dsn) as client:
+        run_id = client.start_flow("fragile", {}).run_id
+        worker_id = uuid.uuid4()
+        pgflow_conn.execute("select pgflow.register_worker(%s, 'fragile', 't')", (worker_id,))
+        msg = pgflow_conn.execute("select msg_id from pgmq.read('fragile', 30, 1)").fetchone()
+        pgflow_conn.execute("select pgflow.start_tasks('fragile', %s, %s)", ([msg[0]], worker_id))
+        pgflow_conn.execute("select pgflow.fail_task(%s, 'only', 0, 'disk full')", (run_id,))
+        final = client.wait_for_run(run_id, timeout_seconds=5)
+
+    assert final.status == "failed"
+    assert final.failed_step is not None
+    assert final.failed_step.step_slug == "only"
+    assert "disk full" in final.failed_step.error_message
+
+
+def test_task_counts_and_list_runs(pgflow_dsn, pgflow_conn):
+    define_two_steps(pgflow_conn)
+    define_two_steps(pgflow_conn, "other")
+
+    with Client(pgflow_dsn) as client:
+        first = client.start_flow("two_steps", {"n": 1}).run_id
+        second = client.start_flow("two_steps", {"n": 2}).run_id
+        client.start_flow("other", {})
+        process_queued_tasks(pgflow_conn, "two_steps", lambda *a: 1)
+
+        counts = client.task_counts(first)
+        latest_two_steps = client.list_runs(flow_slug="two_steps")
+        started_only = client.list_runs(status="started", limit=1)
+
+    assert counts == {"first": {"completed": 1}, "second": {"completed": 1}}
+    assert {run.run_id for run in latest_two_steps} == {first, second}
+    assert all(run.status == "completed" for run in latest_two_steps)
+    assert [run.flow_slug for run in started_only] == ["other"]
+
+
+def test_client_can_use_a_given_connection_and_leaves_it_open(pgflow_conn):
+    define_two_steps(pgflow_conn)
+
+    with Client(connection=pgflow_conn) as client:
+        run_id = client.start_flow("two_steps", {}).run_id
+        assert client.get_run(run_id).status == "started"
+
+    assert not pgflow_conn.closed
