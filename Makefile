@@ -12,17 +12,21 @@ STAMPS := .make
 # PostgreSQL major version of the installed server (pg_config --version: "PostgreSQL 15.18 ...").
 PG_MAJOR := $(shell pg_config --version 2>/dev/null | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 APT_PACKAGES = postgresql-$(PG_MAJOR)-cron postgresql-$(PG_MAJOR)-pgtap \
-	libtap-parser-sourcehandler-pgtap-perl postgresql-$(PG_MAJOR)-plpgsql-check
+	libtap-parser-sourcehandler-pgtap-perl postgresql-$(PG_MAJOR)-plpgsql-check \
+	pgbouncer faketime
 
 .PHONY: help setup apt-packages python-packages build install-extension \
-	test test-sql test-py lint demo clean
+	test test-sql test-py test-chaos lint demo bench bench-peers bench-packages bench-peer-packages clean
 
 help:
 	@echo "make demo     run the example flows against an embedded local PostgreSQL"
 	@echo "make test     set up, then run every test (pgTAP and pytest)"
+	@echo "make test-chaos  the slow fault-injection tests (crash recovery; pytest -m chaos)"
 	@echo "make setup    install apt + Python packages, build and install the extension files"
 	@echo "make lint     ruff, build check, sqlfluff (DDL), plpgsql_check (function bodies)"
 	@echo "make build    build extension/pgflow--<version>.sql from extension/sql/"
+	@echo "make bench    benchmark on an embedded cluster (.pgflow-bench/) -> bench/results/"
+	@echo "make bench-peers  add Procrastinate and DBOS (W1, W2) to bench/results/"
 	@echo "make clean    remove caches and build leftovers"
 
 setup: apt-packages python-packages install-extension
@@ -66,6 +70,11 @@ test-sql: install-extension
 test-py: install-extension
 	$(PYTHON) -m pytest
 
+# Fault injection that needs a minute or more per case (workers SIGKILLed mid-task and
+# recovered by the stalled-task sweep): marker `chaos`, left out of `make test`.
+test-chaos: setup
+	$(PYTHON) -m pytest -m chaos tests/e2e
+
 lint: setup
 	$(PYTHON) -m ruff check .
 	$(PYTHON) extension/build.py --check
@@ -76,6 +85,31 @@ lint: setup
 # against the embedded dev cluster (.pgflow/); see examples/demo.py.
 demo: setup
 	$(PYTHON) -m examples.demo
+
+# Benchmarks (bench/, see bench/run.py): the embedded cluster under .pgflow-bench/ unless
+# BENCH_ARGS="--dsn ..."; results in bench/results/ (results.json, results.md, chart.png).
+bench: setup bench-packages
+	$(PYTHON) -m bench.run $(BENCH_ARGS)
+
+# Procrastinate and DBOS, installed into this environment for the benchmark only (the
+# `bench-peers` extra), W1 and W2 each; merged into the existing bench/results/.
+bench-peers: setup bench-peer-packages
+	$(PYTHON) -m bench.run --only peers --merge $(BENCH_ARGS)
+
+bench-packages:
+	@mkdir -p $(STAMPS)
+	@if [ pyproject.toml -nt $(STAMPS)/bench.stamp ] || ! $(PYTHON) -c 'import matplotlib' 2>/dev/null; then \
+	  echo "pip install -e '.[dev,bench]'"; \
+	  $(PIP_INSTALL) -e '.[dev,bench]' && touch $(STAMPS)/bench.stamp; \
+	fi
+
+bench-peer-packages:
+	@mkdir -p $(STAMPS)
+	@if [ pyproject.toml -nt $(STAMPS)/bench-peers.stamp ] || \
+	    ! $(PYTHON) -c 'import matplotlib, procrastinate, dbos' 2>/dev/null; then \
+	  echo "pip install -e '.[dev,bench-peers]'"; \
+	  $(PIP_INSTALL) -e '.[dev,bench-peers]' && touch $(STAMPS)/bench-peers.stamp; \
+	fi
 
 clean:
 	rm -rf $(STAMPS) build dist python_worker/*.egg-info .pytest_cache .ruff_cache .hypothesis

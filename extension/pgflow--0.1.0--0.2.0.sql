@@ -316,3 +316,681 @@ comment on function pgflow.delete_flow_and_data(text) is
 not an error, when the queue is absent), its schedules and their pg_cron jobs, task rows, step states, runs, dependencies, steps
 and the flow row. Irreversible; meant for development and recompilation.
 As upstream pgflow 0.14.1.';
+
+-- ==================================================================== Payload size limit (#5)
+-- Run inputs (start_flow) and task outputs (complete_task) are limited to
+-- pgflow.max_payload_bytes (default 16 MiB). Placed before the security section, which
+-- must stay last (it re-applies search_path and SECURITY DEFINER to replaced functions).
+
+-- ==== 090_function__check_payload_size.sql ====
+-- _max_payload_bytes / _check_payload_size: the size limit on run inputs and task outputs.
+
+create or replace function pgflow._max_payload_bytes()
+returns bigint
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_setting text := pg_catalog.current_setting('pgflow.max_payload_bytes', true);
+  v_bytes bigint;
+begin
+  -- Unset (NULL, or '' after a RESET in the session): the default, 16 MiB.
+  if v_setting is null or pg_catalog.btrim(v_setting) = '' then
+    return 16777216;
+  end if;
+  -- VALIDATE: a positive size, in bytes or with a unit pg_size_bytes knows.
+  if v_setting ~* '^\s*[0-9]{1,15}(\.[0-9]+)?\s*(bytes|kb|mb|gb|tb|pb)?\s*$' then
+    v_bytes := pg_catalog.pg_size_bytes(v_setting);
+  end if;
+  if v_bytes is null or v_bytes < 1 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Invalid value %L for setting pgflow.max_payload_bytes', v_setting),
+      detail = 'The limit must be a positive size: a number of bytes (16777216) or a number '
+               || 'with a unit (''16MB''; units bytes, kB, MB, GB, TB, PB).',
+      hint = 'Set it with ALTER DATABASE / ALTER ROLE ... SET pgflow.max_payload_bytes = ''16MB'', '
+             || 'or reset it for the default (16MB).';
+  end if;
+  return v_bytes;
+end;
+$$;
+
+comment on function pgflow._max_payload_bytes() is
+'The size limit, in bytes, of a run input (start_flow) and of a task output
+(complete_task): the setting pgflow.max_payload_bytes (a number of bytes, or a size with a
+unit such as ''64MB''), 16777216 (16 MiB) when it is not set. Set it per database, role or
+session: ALTER DATABASE db SET pgflow.max_payload_bytes = ''64MB''. Raises
+invalid_parameter_value when the setting is not a positive size. pgflow-py extension.';
+
+create or replace function pgflow._check_payload_size(payload jsonb, payload_name text)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_size int := pg_catalog.pg_column_size(payload);
+  v_limit bigint := pgflow._max_payload_bytes();
+begin
+  if v_size > v_limit then
+    raise exception using
+      errcode = 'program_limit_exceeded',
+      message = format('%s is %s bytes, over the limit of %s bytes (setting pgflow.max_payload_bytes)',
+                       payload_name, v_size, v_limit),
+      hint = 'Pass a reference to large data (a table row, an object-store key) instead of the '
+             || 'data itself, or raise the limit: '
+             || 'ALTER DATABASE ... SET pgflow.max_payload_bytes = ''64MB''.';
+  end if;
+end;
+$$;
+
+comment on function pgflow._check_payload_size(jsonb, text) is
+'Raises program_limit_exceeded "<payload_name> is <n> bytes, over the limit of <limit>
+bytes (setting pgflow.max_payload_bytes)" when payload is larger than _max_payload_bytes().
+Size = pg_column_size(payload): the bytes of the binary jsonb value (read from its header,
+so the check costs the same for any size; close to the length of the JSON text). NULL
+passes. Called by start_flow (run input) and complete_task (task output) before they
+write anything. pgflow-py extension.';
+
+-- ==== 110_function_start_flow.sql ====
+-- start_flow: create a run with its step states and start whatever is ready.
+
+create or replace function pgflow.start_flow(
+  flow_slug text,
+  input jsonb,
+  run_id uuid default null
+)
+returns setof pgflow.runs
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_run pgflow.runs;
+  v_root_map text;
+  v_steps_count int;
+  v_root_tasks int;
+begin
+  -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
+  perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
+  if not found then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = format('Flow %L does not exist', start_flow.flow_slug);
+  end if;
+  select s.step_slug into v_root_map
+  from pgflow.steps as s
+  where s.flow_slug = start_flow.flow_slug and s.step_type = 'map' and s.deps_count = 0
+  order by s.step_index
+  limit 1;
+  if start_flow.input is null then
+    raise exception using
+      errcode = 'not_null_violation',
+      message = case
+        when v_root_map is not null then format('Flow %L has root map steps but input is NULL', start_flow.flow_slug)
+        else format('Flow %L cannot start: input is NULL', start_flow.flow_slug)
+      end,
+      hint = 'Pass a JSON value, for example ''{}''::jsonb (a JSON array for flows with a root map step).';
+  end if;
+  perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
+  if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Flow %L has root map steps but input is not an array (got %s)',
+                       start_flow.flow_slug, jsonb_typeof(start_flow.input)),
+      hint = format('Root map step %L maps over the run input, which must be a JSON array.', v_root_map);
+  end if;
+  if start_flow.run_id is not null
+     and exists (select 1 from pgflow.runs as r where r.run_id = start_flow.run_id) then
+    raise exception using
+      errcode = 'unique_violation',
+      message = format('Run %s already exists', start_flow.run_id);
+  end if;
+
+  -- MUTATE: the run and one step state per step. (The array length is computed apart:
+  -- inside the CASE below the planner could fold it for a non-array input and raise.)
+  if jsonb_typeof(start_flow.input) = 'array' then
+    v_root_tasks := jsonb_array_length(start_flow.input);
+  end if;
+  select count(*) into v_steps_count from pgflow.steps as s where s.flow_slug = start_flow.flow_slug;
+
+  insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
+  values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input, v_steps_count)
+  returning * into v_run;
+
+  insert into pgflow.step_states (flow_slug, run_id, step_slug, remaining_deps, initial_tasks)
+  select
+    s.flow_slug,
+    v_run.run_id,
+    s.step_slug,
+    s.deps_count,
+    case
+      when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
+      when s.step_type = 'map' then null
+      else 1
+    end
+  from pgflow.steps as s
+  where s.flow_slug = start_flow.flow_slug;
+
+  if pgflow._realtime_enabled() then
+    perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
+      'event_type', 'run:started',
+      'run_id', v_run.run_id,
+      'flow_slug', v_run.flow_slug,
+      'input', v_run.input,
+      'status', 'started',
+      'remaining_steps', v_run.remaining_steps,
+      'started_at', v_run.started_at
+    ));
+  end if;
+
+  -- CASCADE: conditions, empty maps, ready steps, completion.
+  if pgflow._cascade(v_run.run_id) then
+    perform pgflow.start_ready_steps(v_run.run_id);
+    perform pgflow.maybe_complete_run(v_run.run_id);
+  end if;
+
+  -- RETURN the run as it is now (it may already be completed or failed).
+  return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
+end;
+$$;
+
+comment on function pgflow.start_flow(text, jsonb, uuid) is
+'Starts a run of flow flow_slug with input (jsonb; a JSON array when the flow has a root map
+step) and returns the runs row as it is after the initial cascade: root steps are queued,
+conditions evaluated, empty maps completed, so the run may already be completed or failed.
+run_id: optional caller-chosen uuid (random when NULL). Raises, writing nothing:
+foreign_key_violation for an unknown flow; not_null_violation for a NULL input;
+program_limit_exceeded when input is larger than pgflow.max_payload_bytes (default 16 MiB,
+measured with pg_column_size; upstream has no limit); invalid_parameter_value when a root
+map gets a non-array input (or the size setting is invalid); unique_violation when run_id
+already exists. Broadcasts run:started when realtime.send exists.
+As upstream pgflow 0.14.1 start_flow, stricter where noted.';
+
+-- ==== 190_function_complete_task.sql ====
+-- complete_task: a worker reports a task's output.
+
+create or replace function pgflow.complete_task(run_id uuid, step_slug text, task_index int, output jsonb)
+returns setof pgflow.step_tasks
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_run pgflow.runs;
+  v_state pgflow.step_states;
+  v_step pgflow.steps;
+  v_task pgflow.step_tasks;
+  v_child_map text;
+  v_produced text;
+begin
+  -- GUARD: a report for a failed run changes nothing, not even the archive.
+  select r.* into v_run from pgflow.runs as r where r.run_id = complete_task.run_id;
+  if not found then
+    return;
+  end if;
+  if v_run.status = 'failed' then
+    return query select t.* from pgflow.step_tasks as t
+      where t.run_id = complete_task.run_id and t.step_slug = complete_task.step_slug
+        and t.task_index = complete_task.task_index;
+    return;
+  end if;
+
+  -- LOCK: run -> step_state -> step_task, the order every transition uses.
+  select r.* into v_run from pgflow.runs as r where r.run_id = complete_task.run_id for update;
+  select ss.* into v_state from pgflow.step_states as ss
+    where ss.run_id = complete_task.run_id and ss.step_slug = complete_task.step_slug
+    for update;
+  select t.* into v_task from pgflow.step_tasks as t
+    where t.run_id = complete_task.run_id and t.step_slug = complete_task.step_slug
+      and t.task_index = complete_task.task_index
+    for update;
+  if v_task.run_id is null then
+    return;
+  end if;
+
+  -- GUARD: the run failed while we waited for the lock.
+  if v_run.status = 'failed' then
+    return next v_task;
+    return;
+  end if;
+  -- GUARD: late report for a step that is no longer started (skipped, failed): only the
+  -- message goes to the archive.
+  if v_state.status <> 'started' then
+    perform pgflow._archive_task_message(complete_task.run_id, complete_task.step_slug, complete_task.task_index);
+    return next v_task;
+    return;
+  end if;
+  -- GUARD: duplicate or late report for a task that is not started (already completed,
+  -- failed, or requeued by the stalled-task sweep): nothing changes.
+  if v_task.status <> 'started' then
+    return next v_task;
+    return;
+  end if;
+
+  -- VALIDATE: an output over pgflow.max_payload_bytes raises; nothing has been written, so
+  -- the task stays started (the worker then reports it with fail_task).
+  perform pgflow._check_payload_size(complete_task.output, format('Output of task %s[%s] of run %s',
+    complete_task.step_slug, complete_task.task_index, complete_task.run_id));
+
+  select s.* into v_step from pgflow.steps as s
+    where s.flow_slug = v_state.flow_slug and s.step_slug = v_state.step_slug;
+
+  -- VALIDATE: a single step feeding a map must produce an array. A violation fails the run
+  -- at once, whatever max_attempts and when_exhausted say.
+  if v_step.step_type = 'single' then
+    select d.step_slug into v_child_map
+    from pgflow.deps as d
+    join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
+    join pgflow.step_states as css on css.run_id = complete_task.run_id and css.step_slug = d.step_slug
+    where d.flow_slug = v_step.flow_slug
+      and d.dep_slug = v_step.step_slug
+      and cs.step_type = 'map'
+      and css.initial_tasks is null
+    order by cs.step_index
+    limit 1;
+    if v_child_map is not null and jsonb_typeof(complete_task.output) is distinct from 'array' then
+      v_produced := coalesce(jsonb_typeof(complete_task.output), 'null');
+      perform pgflow._fail_task_with_type_violation(v_task, v_child_map, complete_task.output, v_produced);
+      return query select t.* from pgflow.step_tasks as t
+        where t.run_id = complete_task.run_id and t.step_slug = complete_task.step_slug
+          and t.task_index = complete_task.task_index;
+      return;
+    end if;
+  end if;
+
+  -- MUTATE: the task, then its step (the last task completes it and stores the output:
+  -- a map's is the array of task outputs in task_index order).
+  update pgflow.step_tasks as t
+  set status = 'completed',
+      completed_at = now(),
+      output = complete_task.output
+  where t.run_id = complete_task.run_id and t.step_slug = complete_task.step_slug
+    and t.task_index = complete_task.task_index
+  returning t.* into v_task;
+
+  update pgflow.step_states as ss
+  set remaining_tasks = ss.remaining_tasks - 1,
+      status = case when ss.remaining_tasks = 1 then 'completed' else ss.status end,
+      completed_at = case when ss.remaining_tasks = 1 then now() end,
+      output = case
+        when ss.remaining_tasks <> 1 then null
+        when v_step.step_type = 'map' then (
+          select jsonb_agg(t.output order by t.task_index)
+          from pgflow.step_tasks as t
+          where t.run_id = ss.run_id and t.step_slug = ss.step_slug
+        )
+        else complete_task.output
+      end
+  where ss.run_id = complete_task.run_id and ss.step_slug = complete_task.step_slug
+  returning ss.* into v_state;
+
+  perform pgflow._archive_task_message(complete_task.run_id, complete_task.step_slug, complete_task.task_index);
+
+  if v_state.status = 'completed' then
+    perform pgflow._complete_step_cascade(v_state, v_step);
+  end if;
+
+  return next v_task;
+end;
+$$;
+
+comment on function pgflow.complete_task(uuid, text, int, jsonb) is
+'Records output (jsonb, stored as given: 0, false, "", {} and null stay themselves) for
+task (run_id, step_slug, task_index) and returns the step_tasks row. Locks run, then
+step_state, then step_task. The last task of a step completes it (output: the task output,
+or for a map the array of task outputs in task_index order), releases its dependents,
+runs conditions and the empty-map cascade, starts ready steps and completes the run when
+nothing remains; step:completed is broadcast before any cascaded event. A single step
+whose output feeds a map step must produce an array: otherwise the task and step fail with
+[TYPE_VIOLATION] and the run fails at once. Late or duplicate calls change nothing: a
+failed run returns the row untouched (no archive); a step no longer started only archives
+the message; a task not started (completed, failed, requeued) is returned as is. Unknown
+task: empty result. Raises program_limit_exceeded, changing nothing, when the output of a
+started task is larger than pgflow.max_payload_bytes (default 16 MiB, measured with
+pg_column_size; upstream has no limit). As upstream pgflow 0.14.1 complete_task, stricter
+where noted.';
+
+-- ==================================================================== Shape validation (#5)
+-- ensure_flow_compiled rejects shapes that are not {"steps": [...]}.
+
+create or replace function pgflow.ensure_flow_compiled(flow_slug text, shape jsonb, allow_data_loss boolean default false)
+returns jsonb
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_diffs text[];
+begin
+  -- VALIDATE: a shape is an object with a steps array (else a typo compiles an empty flow).
+  if jsonb_typeof(ensure_flow_compiled.shape) is distinct from 'object'
+     or jsonb_typeof(ensure_flow_compiled.shape -> 'steps') is distinct from 'array' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Shape of flow %L must be a JSON object with a "steps" array (got %s)',
+                       ensure_flow_compiled.flow_slug,
+                       coalesce(jsonb_typeof(ensure_flow_compiled.shape), 'NULL')),
+      hint = 'Pass flow.shape() of a pgflow DSL flow; see pgflow._get_flow_shape for the format.';
+  end if;
+
+  perform pg_catalog.pg_advisory_xact_lock(1, pg_catalog.hashtext(ensure_flow_compiled.flow_slug));
+
+  if not exists (select 1 from pgflow.flows as f where f.flow_slug = ensure_flow_compiled.flow_slug) then
+    perform pgflow._create_flow_from_shape(ensure_flow_compiled.flow_slug, ensure_flow_compiled.shape);
+    return jsonb_build_object('status', 'compiled', 'differences', '[]'::jsonb);
+  end if;
+
+  v_diffs := pgflow._compare_flow_shapes(
+    ensure_flow_compiled.shape, pgflow._get_flow_shape(ensure_flow_compiled.flow_slug)
+  );
+  if cardinality(v_diffs) = 0 then
+    return jsonb_build_object('status', 'verified', 'differences', '[]'::jsonb);
+  end if;
+
+  if pgflow.is_local() or ensure_flow_compiled.allow_data_loss then
+    perform pgflow.delete_flow_and_data(ensure_flow_compiled.flow_slug);
+    perform pgflow._create_flow_from_shape(ensure_flow_compiled.flow_slug, ensure_flow_compiled.shape);
+    return jsonb_build_object('status', 'recompiled', 'differences', to_jsonb(v_diffs));
+  end if;
+
+  return jsonb_build_object('status', 'mismatch', 'differences', to_jsonb(v_diffs));
+end;
+$$;
+
+comment on function pgflow.ensure_flow_compiled(text, jsonb, boolean) is
+'Makes flow flow_slug match shape (the worker''s definition, see _get_flow_shape), under
+pg_advisory_xact_lock(1, hashtext(flow_slug)). Returns {"status": s, "differences": [..]}:
+compiled (flow was missing and is now created), verified (shapes equal), recompiled
+(shapes differed and allow_data_loss or is_local(): the flow and ALL its runs were deleted
+and recreated), mismatch (shapes differ; nothing changed, the worker must refuse to
+start). Raises invalid_parameter_value, writing nothing, when shape is not a JSON object
+with a "steps" array (pgflow-py; upstream compiles an empty flow). As upstream 0.14.1.';
+
+-- ==================================================================== Security (#5)
+-- Roles pgflow_worker and pgflow_client, SECURITY DEFINER worker/client functions, every
+-- function's search_path pinned to pg_catalog, pg_temp, nothing for PUBLIC. Keep this
+-- section LAST: pgflow.setup_security() must run after every CREATE OR REPLACE FUNCTION
+-- of this script, which resets SECURITY DEFINER and search_path of the function replaced.
+
+comment on function pgflow.get_run_with_states(uuid) is
+'Returns {"run": <runs row>, "steps": [<step_states rows in step_index order>]} for run
+run_id (steps [] when none), or NULL when the run does not exist. SECURITY DEFINER with a
+pinned search_path. As upstream pgflow 0.14.1.';
+
+comment on function pgflow.start_flow_with_states(text, jsonb, uuid) is
+'Starts a run like start_flow(flow_slug, input, run_id) and returns get_run_with_states of
+the new run. Raises what start_flow raises. SECURITY DEFINER with a pinned search_path.
+As upstream pgflow 0.14.1.';
+
+-- Changed: broadcasts only through a realtime.send of a trusted owner.
+create or replace function pgflow._realtime_enabled()
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  -- Only a function of a trusted owner: pgflow functions running as their owner call it.
+  select exists (
+    select 1
+    from pg_catalog.pg_proc as p
+    join pg_catalog.pg_roles as r on r.oid = p.proowner
+    where p.oid = pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)')
+      and (r.rolsuper
+           or p.proowner = (select n.nspowner from pg_catalog.pg_namespace as n where n.nspname = 'pgflow'))
+  );
+$$;
+
+comment on function pgflow._realtime_enabled() is
+'True when a function realtime.send(payload jsonb, event text, topic text, private boolean)
+exists (Supabase Realtime or a stand-in) and is owned by a superuser or by the owner of
+schema pgflow. Without it pgflow emits no broadcasts. The owner check matters because
+broadcasts are sent from SECURITY DEFINER functions: a realtime.send created by any other
+role (one that may create schemas) would run with the rights of pgflow''s owner.
+pgflow-py: upstream calls realtime.send unconditionally.';
+
+-- ==== 280_function_read_tasks.sql ====
+-- read_tasks: first phase of two-phase polling, for workers without pgmq privileges.
+
+create function pgflow.read_tasks(flow_slug text, vt int, qty int)
+returns setof pgmq.message_record
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  -- VALIDATE: only the queue of an existing flow is read, so the text argument never
+  -- names another pgmq queue (pgmq.read also quotes it through format_table_name).
+  if not exists (select 1 from pgflow.flows as f where f.flow_slug = read_tasks.flow_slug) then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = format('Flow %L does not exist', read_tasks.flow_slug);
+  end if;
+  if read_tasks.vt is null or read_tasks.vt < 0 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('vt must be a non-negative number of seconds (got %s)', coalesce(read_tasks.vt::text, 'NULL'));
+  end if;
+  if read_tasks.qty is null or read_tasks.qty < 0 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('qty must be a non-negative number of messages (got %s)', coalesce(read_tasks.qty::text, 'NULL'));
+  end if;
+
+  return query select * from pgmq.read(read_tasks.flow_slug, read_tasks.vt, read_tasks.qty);
+end;
+$$;
+
+comment on function pgflow.read_tasks(text, int, int) is
+'Reserves up to qty visible task messages of the queue of flow flow_slug for vt seconds
+(pgmq.read) and returns them as pgmq.message_record rows (msg_id, read_ct, enqueued_at, vt,
+message, headers); pass their msg_ids to start_tasks. The first phase of two-phase polling
+for workers that hold the pgflow_worker role and no pgmq privileges (SECURITY DEFINER).
+Raises foreign_key_violation for an unknown flow (no other queue can be read) and
+invalid_parameter_value for a NULL or negative vt or qty. pgflow-py extension: upstream
+workers call pgmq.read_with_poll directly.';
+
+-- ==== 285_function_enable_flow_notify.sql ====
+-- enable_flow_notify: pgmq's NOTIFY-on-insert for a flow queue, for workers without
+-- pgmq privileges.
+
+create function pgflow.enable_flow_notify(flow_slug text, throttle_ms int default 250)
+returns boolean
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  -- VALIDATE
+  if not exists (select 1 from pgflow.flows as f where f.flow_slug = enable_flow_notify.flow_slug) then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = format('Flow %L does not exist', enable_flow_notify.flow_slug);
+  end if;
+  if enable_flow_notify.throttle_ms is null or enable_flow_notify.throttle_ms < 0 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('throttle_ms must be a non-negative number of milliseconds (got %s)',
+                       coalesce(enable_flow_notify.throttle_ms::text, 'NULL'));
+  end if;
+  if pg_catalog.to_regclass('pgmq.notify_insert_throttle') is null then
+    raise exception using
+      errcode = 'feature_not_supported',
+      message = 'this pgmq has no NOTIFY on insert (pgmq.notify_insert_throttle is missing)',
+      hint = 'Upgrade pgmq; workers poll meanwhile.';
+  end if;
+
+  -- GUARD: workers starting together are serialised; the first one enables, the others
+  -- find the throttle row and change nothing (the throttle of the first one is kept).
+  perform pg_catalog.pg_advisory_xact_lock(4, pg_catalog.hashtext(enable_flow_notify.flow_slug));
+  if exists (
+    select 1 from pgmq.notify_insert_throttle as t where t.queue_name = enable_flow_notify.flow_slug
+  ) then
+    return false;
+  end if;
+
+  -- MUTATE
+  perform pgmq.enable_notify_insert(enable_flow_notify.flow_slug, enable_flow_notify.throttle_ms);
+  return true;
+end;
+$$;
+
+comment on function pgflow.enable_flow_notify(text, int) is
+'Enables pgmq''s NOTIFY on insert (pgmq.enable_notify_insert: a deferrable trigger sending
+pgmq.q_<queue>.INSERT, at most one notification per throttle_ms milliseconds, default 250)
+on the queue of flow flow_slug unless it already is. Returns true when this call enabled it,
+false when it was already enabled (the existing throttle is kept). Concurrent calls for one
+flow are serialised by pg_advisory_xact_lock(4, hashtext(flow_slug)). Called by workers at
+start; SECURITY DEFINER so that the pgflow_worker role needs no pgmq privileges. Raises
+foreign_key_violation for an unknown flow, invalid_parameter_value for a NULL or negative
+throttle_ms and feature_not_supported when pgmq has no NOTIFY support. pgflow-py extension.';
+
+-- ==== 900_security.sql ====
+-- Security: roles, privileges, SECURITY DEFINER and pinned search paths. Loaded last.
+--
+-- Everything lives in one idempotent function, pgflow.setup_security(), called at the end
+-- of the install script and at the end of every upgrade script (CREATE OR REPLACE
+-- FUNCTION resets SECURITY DEFINER and SET search_path, so an upgrade that replaces a
+-- function must call it again afterwards). An administrator calls it again after creating
+-- the roles by hand when the installing role could not (no CREATEROLE).
+--
+-- The model (README "Security", compat/UPSTREAM.md "Deliberate differences"):
+-- - PUBLIC gets nothing in schema pgflow (the schema holds engine state).
+-- - pgflow_worker (NOLOGIN group role): reads task messages and reports outcomes through
+--   functions; pgflow_client: starts runs. Both may read definitions and run state; neither
+--   may write a table: every function they may call that writes is SECURITY DEFINER.
+-- - Every function runs with search_path = pg_catalog, pg_temp: pg_catalog first, and the
+--   session's temporary schema last. An empty search_path is not enough: the temporary
+--   schema is then searched *first* for type names, so a caller could shadow jsonb or text
+--   with a pg_temp domain whose CHECK runs its own function as the function owner.
+
+create function pgflow.setup_security()
+returns text[]
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_routine text;
+  v_role text;
+  v_granted text[] := '{}'::text[];
+begin
+  -- 1. Pin the search path of every routine of the schema (see the header).
+  for v_routine in
+    select p.oid::pg_catalog.regprocedure::text
+    from pg_catalog.pg_proc as p
+    where p.pronamespace = 'pgflow'::pg_catalog.regnamespace and p.prokind in ('f', 'p')
+    order by 1
+  loop
+    execute format('alter routine %s set search_path = pg_catalog, pg_temp', v_routine);
+  end loop;
+
+  -- 2. Functions the roles call that write run as their owner, so the roles need no table
+  --    privilege. (Already SECURITY DEFINER in their own files: get_run_with_states,
+  --    start_flow_with_states, recover_stalled_tasks, requeue_stalled_tasks,
+  --    setup_requeue_stalled_tasks_cron, prune_data_older_than, schedule_flow,
+  --    unschedule_flow, sync_flow_schedule, read_tasks, enable_flow_notify.)
+  alter function pgflow.start_flow(text, jsonb, uuid) security definer;
+  alter function pgflow.start_tasks(text, bigint[], uuid) security definer;
+  alter function pgflow.complete_task(uuid, text, int, jsonb) security definer;
+  alter function pgflow.fail_task(uuid, text, int, text) security definer;
+  alter function pgflow.ensure_flow_compiled(text, jsonb, boolean) security definer;
+  alter function pgflow.register_worker(uuid, text, text) security definer;
+  alter function pgflow.worker_heartbeat(uuid) security definer;
+  alter function pgflow.deprecate_worker(uuid) security definer;
+  alter function pgflow.mark_worker_stopped(uuid) security definer;
+  alter function pgflow.track_worker_function(text) security definer;
+
+  -- 3. Nothing for PUBLIC (functions are executable by PUBLIC by default).
+  revoke all on schema pgflow from public;
+  revoke all on all tables in schema pgflow from public;
+  revoke all on all sequences in schema pgflow from public;
+  revoke all on all routines in schema pgflow from public;
+
+  -- 4. The group roles, when absent and this role may create them. Roles are cluster-wide:
+  --    other databases of the cluster share them.
+  foreach v_role in array array['pgflow_worker', 'pgflow_client'] loop
+    if pg_catalog.to_regrole(v_role) is null then
+      begin
+        execute format('create role %I nologin', v_role);
+      exception
+        when duplicate_object or unique_violation then
+          null;  -- created meanwhile by an install into another database
+        when insufficient_privilege then
+          raise notice using
+            message = format('pgflow: role %s does not exist and %s may not create it; '
+                             'it gets no privileges', v_role, current_user),
+            hint = format('As an administrator: CREATE ROLE %s NOLOGIN; then, as the owner of '
+                          'schema pgflow: SELECT pgflow.setup_security();', v_role);
+      end;
+    end if;
+  end loop;
+
+  -- 5. Grants, from scratch (a version that grants less also revokes the rest).
+  if pg_catalog.to_regrole('pgflow_worker') is not null then
+    revoke all on all tables in schema pgflow from pgflow_worker;
+    revoke all on all routines in schema pgflow from pgflow_worker;
+    grant usage on schema pgflow to pgflow_worker;
+    grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
+      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks
+      to pgflow_worker;
+    grant execute on function
+      pgflow.version(),
+      pgflow.ensure_flow_compiled(text, jsonb, boolean),
+      pgflow.track_worker_function(text),
+      pgflow.register_worker(uuid, text, text),
+      pgflow.sync_flow_schedule(text, text, jsonb),
+      pgflow.enable_flow_notify(text, int),
+      pgflow.read_tasks(text, int, int),
+      pgflow.start_tasks(text, bigint[], uuid),
+      pgflow.complete_task(uuid, text, int, jsonb),
+      pgflow.fail_task(uuid, text, int, text),
+      pgflow.worker_heartbeat(uuid),
+      pgflow.recover_stalled_tasks(),
+      pgflow.requeue_stalled_tasks(),
+      pgflow.deprecate_worker(uuid),
+      pgflow.mark_worker_stopped(uuid)
+      to pgflow_worker;
+    v_granted := v_granted || 'pgflow_worker'::text;
+  end if;
+
+  if pg_catalog.to_regrole('pgflow_client') is not null then
+    revoke all on all tables in schema pgflow from pgflow_client;
+    revoke all on all routines in schema pgflow from pgflow_client;
+    grant usage on schema pgflow to pgflow_client;
+    grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
+      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks
+      to pgflow_client;
+    grant execute on function
+      pgflow.version(),
+      pgflow.start_flow(text, jsonb, uuid),
+      pgflow.start_flow_with_states(text, jsonb, uuid),
+      pgflow.get_run_with_states(uuid)
+      to pgflow_client;
+    v_granted := v_granted || 'pgflow_client'::text;
+  end if;
+
+  return v_granted;
+end;
+$$;
+
+comment on function pgflow.setup_security() is
+'Applies pgflow''s privilege model to schema pgflow; idempotent. Pins search_path =
+pg_catalog, pg_temp on every function; makes the worker- and client-facing functions that
+write SECURITY DEFINER; revokes everything in the schema from PUBLIC; creates the NOLOGIN
+group roles pgflow_worker and pgflow_client when absent (without CREATEROLE: a NOTICE per
+role, and that role gets nothing); then grants each existing role exactly its privileges.
+pgflow_worker: USAGE on the schema, SELECT on installed_versions, flows, steps, deps, runs,
+step_states, step_tasks and permanently_stalled_tasks, EXECUTE on version,
+ensure_flow_compiled, track_worker_function, register_worker, sync_flow_schedule,
+enable_flow_notify, read_tasks, start_tasks, complete_task, fail_task, worker_heartbeat,
+recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker and mark_worker_stopped.
+pgflow_client: the same USAGE and SELECT, EXECUTE on version, start_flow,
+start_flow_with_states and get_run_with_states. Returns the roles that got their grants.
+Run by the install and upgrade scripts; run it again (as the schema owner) after creating
+a missing role. Executable by the owner only. pgflow-py extension.';
+
+select pgflow.setup_security();

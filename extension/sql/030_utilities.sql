@@ -55,12 +55,23 @@ language sql
 stable
 set search_path = ''
 as $$
-  select pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)') is not null;
+  -- Only a function of a trusted owner: pgflow functions running as their owner call it.
+  select exists (
+    select 1
+    from pg_catalog.pg_proc as p
+    join pg_catalog.pg_roles as r on r.oid = p.proowner
+    where p.oid = pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)')
+      and (r.rolsuper
+           or p.proowner = (select n.nspowner from pg_catalog.pg_namespace as n where n.nspname = 'pgflow'))
+  );
 $$;
 
 comment on function pgflow._realtime_enabled() is
 'True when a function realtime.send(payload jsonb, event text, topic text, private boolean)
-exists (Supabase Realtime or a stand-in). Without it pgflow emits no broadcasts.
+exists (Supabase Realtime or a stand-in) and is owned by a superuser or by the owner of
+schema pgflow. Without it pgflow emits no broadcasts. The owner check matters because
+broadcasts are sent from SECURITY DEFINER functions: a realtime.send created by any other
+role (one that may create schemas) would run with the rights of pgflow''s owner.
 pgflow-py: upstream calls realtime.send unconditionally.';
 
 create function pgflow._broadcast(run_id uuid, event text, payload jsonb)

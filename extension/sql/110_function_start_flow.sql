@@ -16,7 +16,7 @@ declare
   v_steps_count int;
   v_root_tasks int;
 begin
-  -- VALIDATE: unknown flow, missing input, root maps without an array.
+  -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
   perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
   if not found then
     raise exception using
@@ -37,6 +37,7 @@ begin
       end,
       hint = 'Pass a JSON value, for example ''{}''::jsonb (a JSON array for flows with a root map step).';
   end if;
+  perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
   if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
     raise exception using
       errcode = 'invalid_parameter_value',
@@ -105,6 +106,8 @@ step) and returns the runs row as it is after the initial cascade: root steps ar
 conditions evaluated, empty maps completed, so the run may already be completed or failed.
 run_id: optional caller-chosen uuid (random when NULL). Raises, writing nothing:
 foreign_key_violation for an unknown flow; not_null_violation for a NULL input;
-invalid_parameter_value when a root map gets a non-array input; unique_violation when
-run_id already exists. Broadcasts run:started when realtime.send exists.
-As upstream pgflow 0.14.1 start_flow.';
+program_limit_exceeded when input is larger than pgflow.max_payload_bytes (default 16 MiB,
+measured with pg_column_size; upstream has no limit); invalid_parameter_value when a root
+map gets a non-array input (or the size setting is invalid); unique_violation when run_id
+already exists. Broadcasts run:started when realtime.send exists.
+As upstream pgflow 0.14.1 start_flow, stricter where noted.';

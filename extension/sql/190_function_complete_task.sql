@@ -58,6 +58,11 @@ begin
     return;
   end if;
 
+  -- VALIDATE: an output over pgflow.max_payload_bytes raises; nothing has been written, so
+  -- the task stays started (the worker then reports it with fail_task).
+  perform pgflow._check_payload_size(complete_task.output, format('Output of task %s[%s] of run %s',
+    complete_task.step_slug, complete_task.task_index, complete_task.run_id));
+
   select s.* into v_step from pgflow.steps as s
     where s.flow_slug = v_state.flow_slug and s.step_slug = v_state.step_slug;
 
@@ -131,4 +136,7 @@ whose output feeds a map step must produce an array: otherwise the task and step
 [TYPE_VIOLATION] and the run fails at once. Late or duplicate calls change nothing: a
 failed run returns the row untouched (no archive); a step no longer started only archives
 the message; a task not started (completed, failed, requeued) is returned as is. Unknown
-task: empty result. As upstream pgflow 0.14.1 complete_task.';
+task: empty result. Raises program_limit_exceeded, changing nothing, when the output of a
+started task is larger than pgflow.max_payload_bytes (default 16 MiB, measured with
+pg_column_size; upstream has no limit). As upstream pgflow 0.14.1 complete_task, stricter
+where noted.';

@@ -22,8 +22,8 @@ $$;
 
 comment on function pgflow.get_run_with_states(uuid) is
 'Returns {"run": <runs row>, "steps": [<step_states rows in step_index order>]} for run
-run_id (steps [] when none), or NULL when the run does not exist. SECURITY DEFINER with an
-empty search_path. As upstream pgflow 0.14.1.';
+run_id (steps [] when none), or NULL when the run does not exist. SECURITY DEFINER with a
+pinned search_path. As upstream pgflow 0.14.1.';
 
 create function pgflow.start_flow_with_states(flow_slug text, input jsonb, run_id uuid default null)
 returns jsonb
@@ -43,5 +43,5 @@ $$;
 
 comment on function pgflow.start_flow_with_states(text, jsonb, uuid) is
 'Starts a run like start_flow(flow_slug, input, run_id) and returns get_run_with_states of
-the new run. Raises what start_flow raises. SECURITY DEFINER with an empty search_path.
+the new run. Raises what start_flow raises. SECURITY DEFINER with a pinned search_path.
 As upstream pgflow 0.14.1.';

@@ -170,6 +170,17 @@ as $$
 declare
   v_diffs text[];
 begin
+  -- VALIDATE: a shape is an object with a steps array (else a typo compiles an empty flow).
+  if jsonb_typeof(ensure_flow_compiled.shape) is distinct from 'object'
+     or jsonb_typeof(ensure_flow_compiled.shape -> 'steps') is distinct from 'array' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Shape of flow %L must be a JSON object with a "steps" array (got %s)',
+                       ensure_flow_compiled.flow_slug,
+                       coalesce(jsonb_typeof(ensure_flow_compiled.shape), 'NULL')),
+      hint = 'Pass flow.shape() of a pgflow DSL flow; see pgflow._get_flow_shape for the format.';
+  end if;
+
   perform pg_catalog.pg_advisory_xact_lock(1, pg_catalog.hashtext(ensure_flow_compiled.flow_slug));
 
   if not exists (select 1 from pgflow.flows as f where f.flow_slug = ensure_flow_compiled.flow_slug) then
@@ -200,7 +211,8 @@ pg_advisory_xact_lock(1, hashtext(flow_slug)). Returns {"status": s, "difference
 compiled (flow was missing and is now created), verified (shapes equal), recompiled
 (shapes differed and allow_data_loss or is_local(): the flow and ALL its runs were deleted
 and recreated), mismatch (shapes differ; nothing changed, the worker must refuse to
-start). As upstream pgflow 0.14.1.';
+start). Raises invalid_parameter_value, writing nothing, when shape is not a JSON object
+with a "steps" array (pgflow-py; upstream compiles an empty flow). As upstream 0.14.1.';
 
 create function pgflow.delete_flow_and_data(p_flow_slug text)
 returns void

@@ -13,6 +13,7 @@ import dataclasses
 import json
 import os
 import sys
+import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -79,9 +80,14 @@ def _parse_input(text: str) -> Any:
         except OSError as exc:
             raise click.BadParameter(f"cannot read {source}: {exc}", param_hint="--input") from exc
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_reject_constant)
     except ValueError as exc:
         raise click.BadParameter(f"{source} is not JSON: {exc}", param_hint="--input") from exc
+
+
+def _reject_constant(name: str) -> Any:
+    """``json.loads`` hook: NaN and Infinity are Python extensions, not JSON."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 @main.command("start")
@@ -93,7 +99,7 @@ def _parse_input(text: str) -> Any:
     show_default=True,
     help="Run input as JSON, or @FILE to read it from a file.",
 )
-@click.option("--run-id", help="Use this uuid as the run id (default: random).")
+@click.option("--run-id", type=click.UUID, help="Use this uuid as the run id (default: random).")
 @click.option("--wait", is_flag=True, help="Wait for the run to finish; print its output.")
 @click.option(
     "--timeout",
@@ -107,7 +113,7 @@ def _parse_input(text: str) -> Any:
 def start_command(
     flow: str,
     input_text: str,
-    run_id: str | None,
+    run_id: uuid.UUID | None,
     wait: bool,
     timeout_seconds: float,
     dsn: str | None,

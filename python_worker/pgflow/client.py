@@ -17,6 +17,7 @@ and look at it, not for high-rate polling (use one client per thread).
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Mapping
@@ -26,16 +27,24 @@ from typing import Any, Final, LiteralString, Protocol
 
 import psycopg
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
 
 from pgflow.dsn import resolve_dsn
-from pgflow.errors import FlowNotFound, RunAlreadyExists, RunNotFound, RunTimeout
+from pgflow.errors import (
+    FlowNotFound,
+    InvalidRunId,
+    InvalidRunInput,
+    RunAlreadyExists,
+    RunNotFound,
+    RunTimeout,
+)
 
 # ---------------------------------------------------------------- SQL sent by the client
 
-#: Start a run; returns {"run": <runs row>, "steps": [<step_states rows>]}.
+#: Start a run; returns {"run": <runs row>, "steps": [<step_states rows>]}. The input is
+#: JSON text (serialised and checked by the client), the run id a canonical uuid or NULL.
 START_FLOW: Final[LiteralString] = (
-    "select pgflow.start_flow_with_states(%(flow_slug)s, %(input)s, %(run_id)s) as state"
+    "select pgflow.start_flow_with_states(%(flow_slug)s, %(input)s::jsonb, %(run_id)s::uuid)"
+    " as state"
 )
 #: One run and its step states, or NULL for an unknown run.
 GET_RUN: Final[LiteralString] = "select pgflow.get_run_with_states(%(run_id)s) as state"
@@ -223,6 +232,40 @@ def _run_fields(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def encode_run_input(value: Any) -> str:
+    """Serialise a run input as JSON text for ``pgflow.start_flow``.
+
+    Raises:
+        InvalidRunInput: the value is not JSON-serialisable (a set, an arbitrary object,
+            NaN or Infinity, a cycle).
+    """
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidRunInput(
+            f"run input is not JSON-serialisable ({type(value).__name__}): {exc}"
+        ) from exc
+
+
+def canonical_run_id(run_id: str | uuid.UUID) -> str:
+    """Return ``run_id`` as canonical uuid text.
+
+    Raises:
+        InvalidRunId: it is not a uuid (``""``, ``"   "``, ``"not-a-uuid"``...).
+    """
+    if isinstance(run_id, uuid.UUID):
+        return str(run_id)
+    try:
+        return str(uuid.UUID(str(run_id)))
+    except ValueError:
+        raise InvalidRunId(f"run_id {run_id!r} is not a uuid") from None
+
+
+def _message(exc: psycopg.Error) -> str:
+    """The primary message of a database error (without context lines)."""
+    return exc.diag.message_primary or str(exc)
+
+
 def _timestamp(value: Any) -> datetime | None:
     """Parse a jsonb timestamptz (ISO 8601 text) into an aware datetime."""
     if value is None or isinstance(value, datetime):
@@ -293,7 +336,8 @@ class Client:
                 serving the flow creates it when it starts).
             input: the run input, any JSON-serialisable value (an array for flows whose
                 root step is a map).
-            run_id: a uuid of your choice for the run; random when None.
+            run_id: a uuid of your choice for the run (a :class:`uuid.UUID` or its text);
+                random when None.
 
         Returns:
             The new run with its step states.
@@ -301,13 +345,17 @@ class Client:
         Raises:
             FlowNotFound: the database has no such flow.
             RunAlreadyExists: ``run_id`` is taken.
-            psycopg.errors.InvalidParameterValue: a root map flow got a non-array input.
+            InvalidRunId: ``run_id`` is not a uuid (nothing is sent to the database).
+            InvalidRunInput: ``input`` is not JSON-serialisable (a set, an object, NaN...;
+                nothing is sent), holds a NUL character (which jsonb cannot store), is larger
+                than the database's ``pgflow.max_payload_bytes`` (16 MiB by default), or
+                is not an array for a flow with a root map step. Nothing is written.
         """
         slug = flow if isinstance(flow, str) else flow.slug
         params = {
             "flow_slug": slug,
-            "input": Jsonb(input),
-            "run_id": None if run_id is None else str(run_id),
+            "input": encode_run_input(input),
+            "run_id": None if run_id is None else canonical_run_id(run_id),
         }
         try:
             state = self._fetch_one(START_FLOW, params)
@@ -318,6 +366,16 @@ class Client:
             ) from exc
         except psycopg.errors.UniqueViolation as exc:
             raise RunAlreadyExists(f"a run with run_id {run_id} already exists") from exc
+        except (
+            psycopg.errors.ProgramLimitExceeded,  # over pgflow.max_payload_bytes
+            psycopg.errors.UntranslatableCharacter,  # \u0000
+            psycopg.errors.InvalidTextRepresentation,  # JSON text jsonb refuses (surrogates)
+        ) as exc:
+            raise InvalidRunInput(f"run input rejected for flow {slug!r}: {_message(exc)}") from exc
+        except psycopg.errors.InvalidParameterValue as exc:
+            if "root map" not in _message(exc):  # e.g. an invalid pgflow.max_payload_bytes
+                raise
+            raise InvalidRunInput(_message(exc)) from exc
         return RunState.from_json(state)
 
     def get_run(self, run_id: str | uuid.UUID) -> RunState:

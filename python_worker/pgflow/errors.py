@@ -41,3 +41,11 @@ class RunAlreadyExists(PgflowError):
 
 class RunTimeout(PgflowError):
     """``wait_for_run`` gave up: the run was still in progress after the timeout."""
+
+
+class InvalidRunInput(PgflowError, ValueError):
+    """A run input was rejected: not JSON, not storable as jsonb, too large or not an array."""
+
+
+class InvalidRunId(PgflowError, ValueError):
+    """A run_id that is not a uuid (such as ``""`` or ``"   "``)."""

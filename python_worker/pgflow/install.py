@@ -32,6 +32,12 @@ METHODS: tuple[Method, ...] = ("auto", "extension", "sql")
 # (the bytes of "pgflow").
 _INSTALL_LOCK_KEY = 0x7067666C6F77
 
+#: The group roles the install creates and grants (extension/sql/900_security.sql).
+ROLES = ("pgflow_worker", "pgflow_client")
+_MISSING_ROLES = (
+    "select array(select r from unnest(%s::text[]) as r where pg_catalog.to_regrole(r) is null)"
+)
+
 _DESCRIBE: dict[Action, str] = {
     "present": "already installed",
     "extension": "installed with CREATE EXTENSION",
@@ -48,11 +54,16 @@ class InstallReport:
             ``CREATE EXTENSION``) or ``"sql"`` (bundled script run as plain SQL).
         pgflow: the same, for the pgflow schema.
         pgflow_version: the pgflow schema version installed afterwards.
+        missing_roles: the group roles ``pgflow_worker`` / ``pgflow_client`` that do not
+            exist (the installing role could not create them): until an administrator
+            creates them and the owner runs ``select pgflow.setup_security()``, only the
+            owner can use pgflow (README "Security").
     """
 
     pgmq: Action
     pgflow: Action
     pgflow_version: str
+    missing_roles: tuple[str, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -60,9 +71,17 @@ class InstallReport:
         return self.pgmq != "present" or self.pgflow != "present"
 
     def __str__(self) -> str:
-        return (
+        text = (
             f"pgmq: {_DESCRIBE[self.pgmq]}\npgflow {self.pgflow_version}: {_DESCRIBE[self.pgflow]}"
         )
+        if self.missing_roles:
+            roles = ", ".join(self.missing_roles)
+            text += (
+                f"\nroles missing: {roles} (this role may not create roles); as an "
+                f"administrator create them (CREATE ROLE <name> NOLOGIN), then run "
+                f"`select pgflow.setup_security()` as the owner of schema pgflow"
+            )
+        return text
 
 
 def install(conn_or_dsn: psycopg.Connection | str, method: Method = "auto") -> InstallReport:
@@ -108,10 +127,13 @@ def _install(conn: psycopg.Connection, method: Method) -> InstallReport:
             pgmq = _install_pgmq(conn, method)
             pgflow = _install_pgflow(conn, method)
             version = _pgflow_version(conn)
+            missing = _scalar(conn, _MISSING_ROLES, (list(ROLES),))
     except psycopg.Error as exc:
         raise InstallError(f"install failed: {exc}") from exc
     assert version is not None
-    return InstallReport(pgmq=pgmq, pgflow=pgflow, pgflow_version=version)
+    return InstallReport(
+        pgmq=pgmq, pgflow=pgflow, pgflow_version=version, missing_roles=tuple(missing)
+    )
 
 
 def _install_pgmq(conn: psycopg.Connection, method: Method) -> Action:

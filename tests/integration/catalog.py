@@ -5,13 +5,18 @@ from __future__ import annotations
 import psycopg
 
 # Each query lists one kind of object of schema pgflow, in a stable order, as plain text
-# values: two installs are equal when every query returns the same rows.
+# values: two installs are equal when every query returns the same rows. Privileges
+# (nspacl, proacl, relacl) are compared too: both paths must grant the same.
 CATALOG_QUERIES = {
+    "schema": """
+        select n.nspname, pg_get_userbyid(n.nspowner), n.nspacl::text
+        from pg_namespace n where n.nspname = 'pgflow'
+    """,
     "functions": """
         select p.oid::regprocedure::text, pg_get_function_identity_arguments(p.oid),
                pg_get_function_arguments(p.oid), pg_get_function_result(p.oid), p.prokind,
                p.provolatile, p.prosecdef, p.proisstrict, p.proconfig::text, l.lanname,
-               md5(p.prosrc), obj_description(p.oid, 'pg_proc')
+               md5(p.prosrc), obj_description(p.oid, 'pg_proc'), p.proacl::text
         from pg_proc p
         join pg_namespace n on n.oid = p.pronamespace
         join pg_language l on l.oid = p.prolang
@@ -19,7 +24,8 @@ CATALOG_QUERIES = {
         order by 1
     """,
     "relations": """
-        select c.relname, c.relkind, c.relpersistence, obj_description(c.oid, 'pg_class')
+        select c.relname, c.relkind, c.relpersistence, obj_description(c.oid, 'pg_class'),
+               c.relacl::text
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = 'pgflow'
         order by 1

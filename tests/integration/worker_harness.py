@@ -44,12 +44,20 @@ def wait_for(
 class WorkerProcess:
     """One ``python -m pgflow.worker.cli`` subprocess with JSON logs in a file."""
 
-    def __init__(self, dsn: str, flows: list[str], args: list[str], log_path: Path) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        flows: list[str],
+        args: list[str],
+        log_path: Path,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.log_path = log_path
         self.listens = "--no-listen" not in args
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        env.pop("PGFLOW_DATABASE_URL", None)
-        env.pop("DATABASE_URL", None)
+        full_env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        full_env.pop("PGFLOW_DATABASE_URL", None)
+        full_env.pop("DATABASE_URL", None)
+        full_env.update(env or {})
         self._log_file = open(log_path, "w")  # noqa: SIM115  (closed in wait())
         self.proc = subprocess.Popen(
             [
@@ -66,7 +74,7 @@ class WorkerProcess:
                 *args,
             ],
             cwd=ROOT,
-            env=env,
+            env=full_env,
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
         )
@@ -117,6 +125,11 @@ class WorkerProcess:
             if self.proc.returncode is not None:
                 self._log_file.close()
 
+    def kill(self) -> None:
+        """SIGKILL the process (no drain, no report, no mark_worker_stopped) and reap it."""
+        self.proc.kill()
+        self.proc.wait(10)
+
     def stop(self) -> None:
         """Terminate (then kill) the process if it still runs."""
         if self.proc.poll() is None:
@@ -133,16 +146,20 @@ class WorkerProcess:
 def start_worker(pgflow_dsn: str, tmp_path: Path) -> Iterator[Callable[..., WorkerProcess]]:
     """Factory fixture: ``start_worker("basic:chain", "--max-concurrency", "4")``.
 
-    Flow references are relative to tests/integration/flows; every process is stopped at
-    the end of the test.
+    Flow references are relative to tests/integration/flows unless they start with
+    ``tests.`` (e.g. ``tests.e2e.flows.faults:crash``); ``dsn=`` targets another database,
+    ``env=`` adds environment variables. Every process is stopped at the end of the test.
     """
     started: list[WorkerProcess] = []
 
-    def start(*refs_and_args: str, dsn: str | None = None) -> WorkerProcess:
-        flows = [f"{FLOWS}.{r}" for r in refs_and_args if ":" in r and not r.startswith("-")]
-        args = [r for r in refs_and_args if not (":" in r and not r.startswith("-"))]
+    def start(
+        *refs_and_args: str, dsn: str | None = None, env: dict[str, str] | None = None
+    ) -> WorkerProcess:
+        refs = [r for r in refs_and_args if ":" in r and not r.startswith("-")]
+        flows = [r if r.startswith("tests.") else f"{FLOWS}.{r}" for r in refs]
+        args = [r for r in refs_and_args if r not in refs]
         log_path = tmp_path / f"worker{len(started)}.log"
-        worker = WorkerProcess(dsn or pgflow_dsn, flows, args, log_path)
+        worker = WorkerProcess(dsn or pgflow_dsn, flows, args, log_path, env)
         started.append(worker)
         return worker
 

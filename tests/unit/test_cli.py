@@ -197,3 +197,18 @@ def test_table_pads_columns_to_the_widest_cell():
 )
 def test_duration_reads_as_units(seconds, shown):
     assert _duration(seconds) == shown
+
+
+def test_start_rejects_nan_which_python_would_parse():
+    result = CliRunner().invoke(main, ["start", "f", "--input", '{"n": NaN}', "--dsn", "x=y"])
+
+    assert result.exit_code == 2
+    assert "not JSON: NaN is not a JSON value" in result.output
+
+
+@pytest.mark.parametrize("run_id", ["", "   ", "not-a-uuid"])
+def test_start_rejects_a_run_id_that_is_not_a_uuid(run_id):
+    result = CliRunner().invoke(main, ["start", "f", "--run-id", run_id, "--dsn", "x=y"])
+
+    assert result.exit_code == 2
+    assert "is not a valid UUID" in result.output

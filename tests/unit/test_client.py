@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from datetime import UTC, datetime
 
 import pytest
 
-from pgflow.client import Client, Run, RunState, StepState
-from pgflow.errors import RunTimeout
+from pgflow.client import (
+    Client,
+    Run,
+    RunState,
+    StepState,
+    canonical_run_id,
+    encode_run_input,
+)
+from pgflow.errors import InvalidRunId, InvalidRunInput, RunTimeout
 
 RUN_ROW = {
     "run_id": "7f3e4c1a-0000-4000-8000-000000000001",
@@ -120,3 +129,37 @@ def test_wait_for_run_returns_the_final_state(monkeypatch):
     final = client.wait_for_run("r1", timeout_seconds=5, poll_interval_seconds=0.001)
 
     assert final.status == "completed"
+
+
+# ---------------------------------------------------------------- bad input, before any SQL
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ({1}, "(set): Object of type set is not JSON serializable"),
+        ([float("nan")], "(list): Out of range float values are not JSON compliant"),
+        ({"at": datetime(2025, 1, 1, tzinfo=UTC)}, "(dict): Object of type datetime is not"),
+    ],
+)
+def test_start_flow_rejects_an_input_that_is_not_json_without_connecting(value, problem):
+    client = Client("host=127.0.0.1 port=1 dbname=never_connected")
+    with pytest.raises(InvalidRunInput, match=re.escape(f"not JSON-serialisable {problem}")):
+        client.start_flow("analyze", value)
+    assert isinstance(InvalidRunInput("x"), ValueError)
+
+
+@pytest.mark.parametrize("run_id", ["", "   ", "not-a-uuid", "urn:x", 42])
+def test_start_flow_rejects_a_run_id_that_is_not_a_uuid_without_connecting(run_id):
+    client = Client("host=127.0.0.1 port=1 dbname=never_connected")
+    with pytest.raises(InvalidRunId, match=re.escape(f"run_id {run_id!r} is not a uuid")):
+        client.start_flow("analyze", {}, run_id=run_id)
+
+
+def test_run_input_and_run_id_encoding():
+    assert encode_run_input({"a": [0, False, "", None]}) == '{"a": [0, false, "", null]}'
+    assert encode_run_input(None) == "null"
+    run_id = uuid.UUID("7f3e4c1a-0000-4000-8000-000000000001")
+    assert canonical_run_id(run_id) == str(run_id)
+    assert canonical_run_id("{7F3E4C1A-0000-4000-8000-000000000001}") == str(run_id)
+    assert canonical_run_id("7f3e4c1a000040008000000000000001") == str(run_id)

@@ -265,3 +265,13 @@ def test_complete_task_rejected_by_sql_becomes_fail_task():
     ((query, params),) = pool.sent
     assert query == queries.FAIL_TASK
     assert params["error_message"].startswith("UntranslatableCharacter: ")
+
+
+def test_output_over_the_size_limit_fails_the_task_without_retrying_the_report():
+    # ProgramLimitExceeded is an OperationalError, yet retrying the same report cannot help.
+    flow = make_flow()
+    pool = FakePool(failures=[psycopg.errors.ProgramLimitExceeded("Output of task child[0] ...")])
+    run_task(claimed(flow, "child", {"root": "a"}), pool)
+    ((query, params),) = pool.sent
+    assert query == queries.FAIL_TASK
+    assert params["error_message"] == "ProgramLimitExceeded: Output of task child[0] ..."

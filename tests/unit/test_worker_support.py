@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import sys
 import threading
 
@@ -267,3 +268,12 @@ def test_cli_requires_a_flow():
     result = CliRunner().invoke(main, ["--dsn", "dbname=x"])
     assert result.exit_code == 2
     assert "MODULE:FLOW" in result.output
+
+
+def test_worker_privilege_check_lists_every_pgflow_function_the_worker_calls() -> None:
+    statements = [v for k, v in vars(queries).items() if k.isupper() and isinstance(v, str)]
+    called = {name for s in statements for name in re.findall(r"\bpgflow\.([a-z_]+)\(", s)}
+    checked = {re.match(r"pgflow\.([a-z_]+)\(", f).group(1) for f in queries.WORKER_FUNCTIONS}
+    read = {t for s in statements for t in re.findall(r"\bfrom (pgflow\.[a-z_]+)\b(?!\()", s)}
+    assert called == checked
+    assert read == set(queries.WORKER_TABLES)

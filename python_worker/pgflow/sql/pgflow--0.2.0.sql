@@ -121,12 +121,23 @@ language sql
 stable
 set search_path = ''
 as $$
-  select pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)') is not null;
+  -- Only a function of a trusted owner: pgflow functions running as their owner call it.
+  select exists (
+    select 1
+    from pg_catalog.pg_proc as p
+    join pg_catalog.pg_roles as r on r.oid = p.proowner
+    where p.oid = pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)')
+      and (r.rolsuper
+           or p.proowner = (select n.nspowner from pg_catalog.pg_namespace as n where n.nspname = 'pgflow'))
+  );
 $$;
 
 comment on function pgflow._realtime_enabled() is
 'True when a function realtime.send(payload jsonb, event text, topic text, private boolean)
-exists (Supabase Realtime or a stand-in). Without it pgflow emits no broadcasts.
+exists (Supabase Realtime or a stand-in) and is owned by a superuser or by the owner of
+schema pgflow. Without it pgflow emits no broadcasts. The owner check matters because
+broadcasts are sent from SECURITY DEFINER functions: a realtime.send created by any other
+role (one that may create schemas) would run with the rights of pgflow''s owner.
 pgflow-py: upstream calls realtime.send unconditionally.';
 
 create function pgflow._broadcast(run_id uuid, event text, payload jsonb)
@@ -447,6 +458,77 @@ $$;
 comment on function pgflow._archive_messages(text, bigint[]) is
 'Archives (never deletes) the pgmq messages msg_ids of queue queue_name in one call; ids no
 longer in the queue are ignored; NULL or empty arrays do nothing.';
+
+-- ==== 090_function__check_payload_size.sql ====
+-- _max_payload_bytes / _check_payload_size: the size limit on run inputs and task outputs.
+
+create function pgflow._max_payload_bytes()
+returns bigint
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_setting text := pg_catalog.current_setting('pgflow.max_payload_bytes', true);
+  v_bytes bigint;
+begin
+  -- Unset (NULL, or '' after a RESET in the session): the default, 16 MiB.
+  if v_setting is null or pg_catalog.btrim(v_setting) = '' then
+    return 16777216;
+  end if;
+  -- VALIDATE: a positive size, in bytes or with a unit pg_size_bytes knows.
+  if v_setting ~* '^\s*[0-9]{1,15}(\.[0-9]+)?\s*(bytes|kb|mb|gb|tb|pb)?\s*$' then
+    v_bytes := pg_catalog.pg_size_bytes(v_setting);
+  end if;
+  if v_bytes is null or v_bytes < 1 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Invalid value %L for setting pgflow.max_payload_bytes', v_setting),
+      detail = 'The limit must be a positive size: a number of bytes (16777216) or a number '
+               || 'with a unit (''16MB''; units bytes, kB, MB, GB, TB, PB).',
+      hint = 'Set it with ALTER DATABASE / ALTER ROLE ... SET pgflow.max_payload_bytes = ''16MB'', '
+             || 'or reset it for the default (16MB).';
+  end if;
+  return v_bytes;
+end;
+$$;
+
+comment on function pgflow._max_payload_bytes() is
+'The size limit, in bytes, of a run input (start_flow) and of a task output
+(complete_task): the setting pgflow.max_payload_bytes (a number of bytes, or a size with a
+unit such as ''64MB''), 16777216 (16 MiB) when it is not set. Set it per database, role or
+session: ALTER DATABASE db SET pgflow.max_payload_bytes = ''64MB''. Raises
+invalid_parameter_value when the setting is not a positive size. pgflow-py extension.';
+
+create function pgflow._check_payload_size(payload jsonb, payload_name text)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_size int := pg_catalog.pg_column_size(payload);
+  v_limit bigint := pgflow._max_payload_bytes();
+begin
+  if v_size > v_limit then
+    raise exception using
+      errcode = 'program_limit_exceeded',
+      message = format('%s is %s bytes, over the limit of %s bytes (setting pgflow.max_payload_bytes)',
+                       payload_name, v_size, v_limit),
+      hint = 'Pass a reference to large data (a table row, an object-store key) instead of the '
+             || 'data itself, or raise the limit: '
+             || 'ALTER DATABASE ... SET pgflow.max_payload_bytes = ''64MB''.';
+  end if;
+end;
+$$;
+
+comment on function pgflow._check_payload_size(jsonb, text) is
+'Raises program_limit_exceeded "<payload_name> is <n> bytes, over the limit of <limit>
+bytes (setting pgflow.max_payload_bytes)" when payload is larger than _max_payload_bytes().
+Size = pg_column_size(payload): the bytes of the binary jsonb value (read from its header,
+so the check costs the same for any size; close to the length of the JSON text). NULL
+passes. Called by start_flow (run input) and complete_task (task output) before they
+write anything. pgflow-py extension.';
 
 -- ==== 090_function__validate_option.sql ====
 -- _validate_option: one clear error for an option out of range.
@@ -1222,7 +1304,7 @@ declare
   v_steps_count int;
   v_root_tasks int;
 begin
-  -- VALIDATE: unknown flow, missing input, root maps without an array.
+  -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
   perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
   if not found then
     raise exception using
@@ -1243,6 +1325,7 @@ begin
       end,
       hint = 'Pass a JSON value, for example ''{}''::jsonb (a JSON array for flows with a root map step).';
   end if;
+  perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
   if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
     raise exception using
       errcode = 'invalid_parameter_value',
@@ -1311,9 +1394,11 @@ step) and returns the runs row as it is after the initial cascade: root steps ar
 conditions evaluated, empty maps completed, so the run may already be completed or failed.
 run_id: optional caller-chosen uuid (random when NULL). Raises, writing nothing:
 foreign_key_violation for an unknown flow; not_null_violation for a NULL input;
-invalid_parameter_value when a root map gets a non-array input; unique_violation when
-run_id already exists. Broadcasts run:started when realtime.send exists.
-As upstream pgflow 0.14.1 start_flow.';
+program_limit_exceeded when input is larger than pgflow.max_payload_bytes (default 16 MiB,
+measured with pg_column_size; upstream has no limit); invalid_parameter_value when a root
+map gets a non-array input (or the size setting is invalid); unique_violation when run_id
+already exists. Broadcasts run:started when realtime.send exists.
+As upstream pgflow 0.14.1 start_flow, stricter where noted.';
 
 -- ==== 120_function__cascade.sql ====
 -- _cascade: settle a run after a change, before ready steps are started.
@@ -1988,6 +2073,11 @@ begin
     return;
   end if;
 
+  -- VALIDATE: an output over pgflow.max_payload_bytes raises; nothing has been written, so
+  -- the task stays started (the worker then reports it with fail_task).
+  perform pgflow._check_payload_size(complete_task.output, format('Output of task %s[%s] of run %s',
+    complete_task.step_slug, complete_task.task_index, complete_task.run_id));
+
   select s.* into v_step from pgflow.steps as s
     where s.flow_slug = v_state.flow_slug and s.step_slug = v_state.step_slug;
 
@@ -2061,7 +2151,10 @@ whose output feeds a map step must produce an array: otherwise the task and step
 [TYPE_VIOLATION] and the run fails at once. Late or duplicate calls change nothing: a
 failed run returns the row untouched (no archive); a step no longer started only archives
 the message; a task not started (completed, failed, requeued) is returned as is. Unknown
-task: empty result. As upstream pgflow 0.14.1 complete_task.';
+task: empty result. Raises program_limit_exceeded, changing nothing, when the output of a
+started task is larger than pgflow.max_payload_bytes (default 16 MiB, measured with
+pg_column_size; upstream has no limit). As upstream pgflow 0.14.1 complete_task, stricter
+where noted.';
 
 -- ==== 200_function_fail_task.sql ====
 -- fail_task: a worker reports that a task's handler failed.
@@ -2222,8 +2315,8 @@ $$;
 
 comment on function pgflow.get_run_with_states(uuid) is
 'Returns {"run": <runs row>, "steps": [<step_states rows in step_index order>]} for run
-run_id (steps [] when none), or NULL when the run does not exist. SECURITY DEFINER with an
-empty search_path. As upstream pgflow 0.14.1.';
+run_id (steps [] when none), or NULL when the run does not exist. SECURITY DEFINER with a
+pinned search_path. As upstream pgflow 0.14.1.';
 
 create function pgflow.start_flow_with_states(flow_slug text, input jsonb, run_id uuid default null)
 returns jsonb
@@ -2243,7 +2336,7 @@ $$;
 
 comment on function pgflow.start_flow_with_states(text, jsonb, uuid) is
 'Starts a run like start_flow(flow_slug, input, run_id) and returns get_run_with_states of
-the new run. Raises what start_flow raises. SECURITY DEFINER with an empty search_path.
+the new run. Raises what start_flow raises. SECURITY DEFINER with a pinned search_path.
 As upstream pgflow 0.14.1.';
 
 -- ==== 220_function_flow_shapes.sql ====
@@ -2419,6 +2512,17 @@ as $$
 declare
   v_diffs text[];
 begin
+  -- VALIDATE: a shape is an object with a steps array (else a typo compiles an empty flow).
+  if jsonb_typeof(ensure_flow_compiled.shape) is distinct from 'object'
+     or jsonb_typeof(ensure_flow_compiled.shape -> 'steps') is distinct from 'array' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Shape of flow %L must be a JSON object with a "steps" array (got %s)',
+                       ensure_flow_compiled.flow_slug,
+                       coalesce(jsonb_typeof(ensure_flow_compiled.shape), 'NULL')),
+      hint = 'Pass flow.shape() of a pgflow DSL flow; see pgflow._get_flow_shape for the format.';
+  end if;
+
   perform pg_catalog.pg_advisory_xact_lock(1, pg_catalog.hashtext(ensure_flow_compiled.flow_slug));
 
   if not exists (select 1 from pgflow.flows as f where f.flow_slug = ensure_flow_compiled.flow_slug) then
@@ -2449,7 +2553,8 @@ pg_advisory_xact_lock(1, hashtext(flow_slug)). Returns {"status": s, "difference
 compiled (flow was missing and is now created), verified (shapes equal), recompiled
 (shapes differed and allow_data_loss or is_local(): the flow and ALL its runs were deleted
 and recreated), mismatch (shapes differ; nothing changed, the worker must refuse to
-start). As upstream pgflow 0.14.1.';
+start). Raises invalid_parameter_value, writing nothing, when shape is not a JSON object
+with a "steps" array (pgflow-py; upstream compiles an empty flow). As upstream 0.14.1.';
 
 create function pgflow.delete_flow_and_data(p_flow_slug text)
 returns void
@@ -3082,3 +3187,248 @@ comment on function pgflow.scheduled_run_id(text, timestamptz) is
 'The run id of schedule schedule_name for the time slot starting at slot:
 md5(schedule_name || ''@'' || epoch seconds of slot)::uuid, independent of the session time
 zone. A slot has at most one run. pgflow-py extension.';
+
+-- ==== 280_function_read_tasks.sql ====
+-- read_tasks: first phase of two-phase polling, for workers without pgmq privileges.
+
+create function pgflow.read_tasks(flow_slug text, vt int, qty int)
+returns setof pgmq.message_record
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  -- VALIDATE: only the queue of an existing flow is read, so the text argument never
+  -- names another pgmq queue (pgmq.read also quotes it through format_table_name).
+  if not exists (select 1 from pgflow.flows as f where f.flow_slug = read_tasks.flow_slug) then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = format('Flow %L does not exist', read_tasks.flow_slug);
+  end if;
+  if read_tasks.vt is null or read_tasks.vt < 0 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('vt must be a non-negative number of seconds (got %s)', coalesce(read_tasks.vt::text, 'NULL'));
+  end if;
+  if read_tasks.qty is null or read_tasks.qty < 0 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('qty must be a non-negative number of messages (got %s)', coalesce(read_tasks.qty::text, 'NULL'));
+  end if;
+
+  return query select * from pgmq.read(read_tasks.flow_slug, read_tasks.vt, read_tasks.qty);
+end;
+$$;
+
+comment on function pgflow.read_tasks(text, int, int) is
+'Reserves up to qty visible task messages of the queue of flow flow_slug for vt seconds
+(pgmq.read) and returns them as pgmq.message_record rows (msg_id, read_ct, enqueued_at, vt,
+message, headers); pass their msg_ids to start_tasks. The first phase of two-phase polling
+for workers that hold the pgflow_worker role and no pgmq privileges (SECURITY DEFINER).
+Raises foreign_key_violation for an unknown flow (no other queue can be read) and
+invalid_parameter_value for a NULL or negative vt or qty. pgflow-py extension: upstream
+workers call pgmq.read_with_poll directly.';
+
+-- ==== 285_function_enable_flow_notify.sql ====
+-- enable_flow_notify: pgmq's NOTIFY-on-insert for a flow queue, for workers without
+-- pgmq privileges.
+
+create function pgflow.enable_flow_notify(flow_slug text, throttle_ms int default 250)
+returns boolean
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  -- VALIDATE
+  if not exists (select 1 from pgflow.flows as f where f.flow_slug = enable_flow_notify.flow_slug) then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = format('Flow %L does not exist', enable_flow_notify.flow_slug);
+  end if;
+  if enable_flow_notify.throttle_ms is null or enable_flow_notify.throttle_ms < 0 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('throttle_ms must be a non-negative number of milliseconds (got %s)',
+                       coalesce(enable_flow_notify.throttle_ms::text, 'NULL'));
+  end if;
+  if pg_catalog.to_regclass('pgmq.notify_insert_throttle') is null then
+    raise exception using
+      errcode = 'feature_not_supported',
+      message = 'this pgmq has no NOTIFY on insert (pgmq.notify_insert_throttle is missing)',
+      hint = 'Upgrade pgmq; workers poll meanwhile.';
+  end if;
+
+  -- GUARD: workers starting together are serialised; the first one enables, the others
+  -- find the throttle row and change nothing (the throttle of the first one is kept).
+  perform pg_catalog.pg_advisory_xact_lock(4, pg_catalog.hashtext(enable_flow_notify.flow_slug));
+  if exists (
+    select 1 from pgmq.notify_insert_throttle as t where t.queue_name = enable_flow_notify.flow_slug
+  ) then
+    return false;
+  end if;
+
+  -- MUTATE
+  perform pgmq.enable_notify_insert(enable_flow_notify.flow_slug, enable_flow_notify.throttle_ms);
+  return true;
+end;
+$$;
+
+comment on function pgflow.enable_flow_notify(text, int) is
+'Enables pgmq''s NOTIFY on insert (pgmq.enable_notify_insert: a deferrable trigger sending
+pgmq.q_<queue>.INSERT, at most one notification per throttle_ms milliseconds, default 250)
+on the queue of flow flow_slug unless it already is. Returns true when this call enabled it,
+false when it was already enabled (the existing throttle is kept). Concurrent calls for one
+flow are serialised by pg_advisory_xact_lock(4, hashtext(flow_slug)). Called by workers at
+start; SECURITY DEFINER so that the pgflow_worker role needs no pgmq privileges. Raises
+foreign_key_violation for an unknown flow, invalid_parameter_value for a NULL or negative
+throttle_ms and feature_not_supported when pgmq has no NOTIFY support. pgflow-py extension.';
+
+-- ==== 900_security.sql ====
+-- Security: roles, privileges, SECURITY DEFINER and pinned search paths. Loaded last.
+--
+-- Everything lives in one idempotent function, pgflow.setup_security(), called at the end
+-- of the install script and at the end of every upgrade script (CREATE OR REPLACE
+-- FUNCTION resets SECURITY DEFINER and SET search_path, so an upgrade that replaces a
+-- function must call it again afterwards). An administrator calls it again after creating
+-- the roles by hand when the installing role could not (no CREATEROLE).
+--
+-- The model (README "Security", compat/UPSTREAM.md "Deliberate differences"):
+-- - PUBLIC gets nothing in schema pgflow (the schema holds engine state).
+-- - pgflow_worker (NOLOGIN group role): reads task messages and reports outcomes through
+--   functions; pgflow_client: starts runs. Both may read definitions and run state; neither
+--   may write a table: every function they may call that writes is SECURITY DEFINER.
+-- - Every function runs with search_path = pg_catalog, pg_temp: pg_catalog first, and the
+--   session's temporary schema last. An empty search_path is not enough: the temporary
+--   schema is then searched *first* for type names, so a caller could shadow jsonb or text
+--   with a pg_temp domain whose CHECK runs its own function as the function owner.
+
+create function pgflow.setup_security()
+returns text[]
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_routine text;
+  v_role text;
+  v_granted text[] := '{}'::text[];
+begin
+  -- 1. Pin the search path of every routine of the schema (see the header).
+  for v_routine in
+    select p.oid::pg_catalog.regprocedure::text
+    from pg_catalog.pg_proc as p
+    where p.pronamespace = 'pgflow'::pg_catalog.regnamespace and p.prokind in ('f', 'p')
+    order by 1
+  loop
+    execute format('alter routine %s set search_path = pg_catalog, pg_temp', v_routine);
+  end loop;
+
+  -- 2. Functions the roles call that write run as their owner, so the roles need no table
+  --    privilege. (Already SECURITY DEFINER in their own files: get_run_with_states,
+  --    start_flow_with_states, recover_stalled_tasks, requeue_stalled_tasks,
+  --    setup_requeue_stalled_tasks_cron, prune_data_older_than, schedule_flow,
+  --    unschedule_flow, sync_flow_schedule, read_tasks, enable_flow_notify.)
+  alter function pgflow.start_flow(text, jsonb, uuid) security definer;
+  alter function pgflow.start_tasks(text, bigint[], uuid) security definer;
+  alter function pgflow.complete_task(uuid, text, int, jsonb) security definer;
+  alter function pgflow.fail_task(uuid, text, int, text) security definer;
+  alter function pgflow.ensure_flow_compiled(text, jsonb, boolean) security definer;
+  alter function pgflow.register_worker(uuid, text, text) security definer;
+  alter function pgflow.worker_heartbeat(uuid) security definer;
+  alter function pgflow.deprecate_worker(uuid) security definer;
+  alter function pgflow.mark_worker_stopped(uuid) security definer;
+  alter function pgflow.track_worker_function(text) security definer;
+
+  -- 3. Nothing for PUBLIC (functions are executable by PUBLIC by default).
+  revoke all on schema pgflow from public;
+  revoke all on all tables in schema pgflow from public;
+  revoke all on all sequences in schema pgflow from public;
+  revoke all on all routines in schema pgflow from public;
+
+  -- 4. The group roles, when absent and this role may create them. Roles are cluster-wide:
+  --    other databases of the cluster share them.
+  foreach v_role in array array['pgflow_worker', 'pgflow_client'] loop
+    if pg_catalog.to_regrole(v_role) is null then
+      begin
+        execute format('create role %I nologin', v_role);
+      exception
+        when duplicate_object or unique_violation then
+          null;  -- created meanwhile by an install into another database
+        when insufficient_privilege then
+          raise notice using
+            message = format('pgflow: role %s does not exist and %s may not create it; '
+                             'it gets no privileges', v_role, current_user),
+            hint = format('As an administrator: CREATE ROLE %s NOLOGIN; then, as the owner of '
+                          'schema pgflow: SELECT pgflow.setup_security();', v_role);
+      end;
+    end if;
+  end loop;
+
+  -- 5. Grants, from scratch (a version that grants less also revokes the rest).
+  if pg_catalog.to_regrole('pgflow_worker') is not null then
+    revoke all on all tables in schema pgflow from pgflow_worker;
+    revoke all on all routines in schema pgflow from pgflow_worker;
+    grant usage on schema pgflow to pgflow_worker;
+    grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
+      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks
+      to pgflow_worker;
+    grant execute on function
+      pgflow.version(),
+      pgflow.ensure_flow_compiled(text, jsonb, boolean),
+      pgflow.track_worker_function(text),
+      pgflow.register_worker(uuid, text, text),
+      pgflow.sync_flow_schedule(text, text, jsonb),
+      pgflow.enable_flow_notify(text, int),
+      pgflow.read_tasks(text, int, int),
+      pgflow.start_tasks(text, bigint[], uuid),
+      pgflow.complete_task(uuid, text, int, jsonb),
+      pgflow.fail_task(uuid, text, int, text),
+      pgflow.worker_heartbeat(uuid),
+      pgflow.recover_stalled_tasks(),
+      pgflow.requeue_stalled_tasks(),
+      pgflow.deprecate_worker(uuid),
+      pgflow.mark_worker_stopped(uuid)
+      to pgflow_worker;
+    v_granted := v_granted || 'pgflow_worker'::text;
+  end if;
+
+  if pg_catalog.to_regrole('pgflow_client') is not null then
+    revoke all on all tables in schema pgflow from pgflow_client;
+    revoke all on all routines in schema pgflow from pgflow_client;
+    grant usage on schema pgflow to pgflow_client;
+    grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
+      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks
+      to pgflow_client;
+    grant execute on function
+      pgflow.version(),
+      pgflow.start_flow(text, jsonb, uuid),
+      pgflow.start_flow_with_states(text, jsonb, uuid),
+      pgflow.get_run_with_states(uuid)
+      to pgflow_client;
+    v_granted := v_granted || 'pgflow_client'::text;
+  end if;
+
+  return v_granted;
+end;
+$$;
+
+comment on function pgflow.setup_security() is
+'Applies pgflow''s privilege model to schema pgflow; idempotent. Pins search_path =
+pg_catalog, pg_temp on every function; makes the worker- and client-facing functions that
+write SECURITY DEFINER; revokes everything in the schema from PUBLIC; creates the NOLOGIN
+group roles pgflow_worker and pgflow_client when absent (without CREATEROLE: a NOTICE per
+role, and that role gets nothing); then grants each existing role exactly its privileges.
+pgflow_worker: USAGE on the schema, SELECT on installed_versions, flows, steps, deps, runs,
+step_states, step_tasks and permanently_stalled_tasks, EXECUTE on version,
+ensure_flow_compiled, track_worker_function, register_worker, sync_flow_schedule,
+enable_flow_notify, read_tasks, start_tasks, complete_task, fail_task, worker_heartbeat,
+recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker and mark_worker_stopped.
+pgflow_client: the same USAGE and SELECT, EXECUTE on version, start_flow,
+start_flow_with_states and get_run_with_states. Returns the roles that got their grants.
+Run by the install and upgrade scripts; run it again (as the schema owner) after creating
+a missing role. Executable by the owner only. pgflow-py extension.';
+
+select pgflow.setup_security();

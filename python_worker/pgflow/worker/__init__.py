@@ -1,14 +1,15 @@
 """The pgflow worker: reads a flow's tasks, runs their handlers, reports the outcomes.
 
 Every state transition stays in SQL: the worker only calls ``pgflow.*`` functions
-(``register_worker``, ``start_tasks``, ``complete_task``, ``fail_task``, ...) and
-``pgmq.read``. Modules, one job each:
+(``register_worker``, ``read_tasks``, ``start_tasks``, ``complete_task``, ``fail_task``,
+...), so it runs under the ``pgflow_worker`` role. Modules, one job each:
 
 - ``runner``: :class:`Worker`, wiring everything; startup and shutdown sequence;
-- ``poller``: two-phase polling of one flow's queue (``pgmq.read`` + ``start_tasks``);
+- ``poller``: two-phase polling of one flow's queue (``read_tasks`` + ``start_tasks``);
 - ``notify``: the LISTEN connection (pgmq insert notifications) and its reconnection;
 - ``executor``: one task: handler input, timeout, output encoding, report;
 - ``lifecycle``: states, signals, drain; ``heartbeat``: heartbeat and stalled-task sweep;
+- ``watchdog``: a thread that names the handler blocking the event loop;
 - ``queries``: every SQL statement sent; ``config``: settings; ``log``: structured logs;
 - ``cli``: the ``pgflow-worker`` command.
 """

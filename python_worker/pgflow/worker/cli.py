@@ -128,6 +128,12 @@ def load_flow(reference: str) -> Any:
     help="Wake on pgmq NOTIFY (disable behind PgBouncer in transaction mode).",
 )
 @click.option(
+    "--prepared-statements/--no-prepared-statements",
+    default=False,
+    show_default=True,
+    help="Prepare frequent statements server-side (never behind a transaction-mode pooler).",
+)
+@click.option(
     "--function-name",
     default="pgflow-worker",
     show_default=True,
@@ -163,6 +169,7 @@ def main(
     heartbeat_interval: float,
     sweep_interval: float,
     listen: bool,
+    prepared_statements: bool,
     function_name: str,
     allow_data_loss: bool,
     log_format: str,
@@ -184,6 +191,7 @@ def main(
             heartbeat_interval_seconds=heartbeat_interval,
             sweep_interval_seconds=sweep_interval,
             listen=listen,
+            prepared_statements=prepared_statements,
             allow_data_loss=allow_data_loss,
         )
         worker = Worker(loaded, config)

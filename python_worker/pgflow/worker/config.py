@@ -14,23 +14,29 @@ class WorkerConfig:
         function_name: deployment name recorded in ``pgflow.worker_functions`` and in each
             ``pgflow.workers`` row.
         max_concurrency: most tasks running at once, across all flows served.
-        batch_size: most messages read per ``pgmq.read`` call (also capped by free slots).
+        batch_size: most messages read per ``pgflow.read_tasks`` call (also capped by free slots).
         max_connections: size of the connection pool (the LISTEN connection comes on top).
         poll_interval_seconds: fallback poll period per flow when no NOTIFY arrives; also
             the bound on start latency while the LISTEN connection is down, and for
             delayed messages (retries, start_delay), which NOTIFY never announces.
-        visibility_timeout_seconds: lease taken by ``pgmq.read`` until ``start_tasks``
+        visibility_timeout_seconds: lease taken by ``pgflow.read_tasks`` until ``start_tasks``
             extends it to the step timeout + 2 s.
         heartbeat_interval_seconds: period of ``pgflow.worker_heartbeat``.
         sweep_interval_seconds: period of ``pgflow.recover_stalled_tasks`` (0 = never).
         shutdown_grace_seconds: how long a stopping worker waits for in-flight tasks
             before abandoning them (neither completed nor failed; the sweep recovers them).
-        notify_throttle_ms: throttle given to ``pgmq.enable_notify_insert`` when the worker
+        notify_throttle_ms: throttle given to ``pgflow.enable_flow_notify`` when the worker
             enables NOTIFY on a queue that has none yet.
         listen: use LISTEN/NOTIFY (false = polling only).
         allow_data_loss: let ``ensure_flow_compiled`` drop and recreate a flow whose
             stored shape differs (deletes all its runs).
         reconnect_max_seconds: cap of the exponential backoff after database errors.
+        prepared_statements: let psycopg prepare the statements it sends often. Off by
+            default: every statement is one function call (planning is negligible), and
+            behind a transaction-mode pooler (PgBouncer, Supavisor) a statement prepared on
+            one server connection is missing, or another one, on the next.
+        loop_block_warning_seconds: warn when the event loop is blocked this long (an
+            ``async def`` handler calling blocking code); 0 = no watchdog.
     """
 
     dsn: str
@@ -47,6 +53,8 @@ class WorkerConfig:
     listen: bool = True
     allow_data_loss: bool = False
     reconnect_max_seconds: float = 15.0
+    prepared_statements: bool = False
+    loop_block_warning_seconds: float = 1.0
 
     def __post_init__(self) -> None:
         """Reject settings that cannot work."""
@@ -66,6 +74,7 @@ class WorkerConfig:
             "sweep_interval_seconds": self.sweep_interval_seconds,
             "shutdown_grace_seconds": self.shutdown_grace_seconds,
             "notify_throttle_ms": self.notify_throttle_ms,
+            "loop_block_warning_seconds": self.loop_block_warning_seconds,
         }.items():
             if value < 0:
                 raise ValueError(f"{name} must not be negative, got {value}")

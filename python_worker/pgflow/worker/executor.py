@@ -6,6 +6,14 @@ with ``pgflow.complete_task`` or ``pgflow.fail_task``.
 Handlers never take the worker down: any exception (or a timeout, or an output that is not
 JSON) becomes a ``fail_task`` with the text ``"<ExceptionType>: <message>"``; the SQL then
 decides between a retry (delay computed from the database clock) and exhaustion.
+
+Timeouts: a ``def`` handler runs in its own thread and is abandoned at its timeout; an
+``async def`` handler is cancelled at its timeout. An ``async def`` handler that blocks
+the event loop (``time.sleep``, a blocking driver, long CPU work without ``await``)
+cannot be interrupted, because the timeout is itself a loop callback: it runs to its end
+(the loop watchdog logs a warning naming it meanwhile) and, if that end came after its
+timeout, its result is discarded and the task fails with ``TimeoutError`` as any other
+overrun does.
 """
 
 from __future__ import annotations
@@ -33,6 +41,10 @@ logger = logging.getLogger("pgflow.worker")
 
 #: Errors worth retrying a report for: the database is unreachable, not the query wrong.
 RETRYABLE_DB_ERRORS: tuple[type[BaseException], ...] = (psycopg.OperationalError, PoolTimeout)
+
+#: An async handler returning this long after its timeout blocked the loop at its deadline
+#: (a free loop would have cancelled it); below it, the lateness is scheduling jitter.
+OVERRUN_TOLERANCE_SECONDS = 0.1
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -174,6 +186,14 @@ class Executor:
         self._shutdown = shutdown
         self._reconnect_max_seconds = reconnect_max_seconds
         self._on_reported = on_reported
+        #: asyncio task running a claimed task -> its log fields (for the loop watchdog).
+        self.running: dict[asyncio.Task[Any], dict[str, Any]] = {}
+
+    def describe(self, runner: asyncio.Task[Any] | None) -> dict[str, Any]:
+        """Log fields of the claimed task an asyncio task is running ({} if none)."""
+        if runner is None:
+            return {}
+        return dict(self.running.get(runner, {"asyncio_task": runner.get_name()}))
 
     def context_for(self, task: ClaimedTask) -> Context:
         """Build the handler context of a task."""
@@ -214,6 +234,22 @@ class Executor:
         log = task.log_fields()
         loop = asyncio.get_running_loop()
         started = loop.time()
+        current = asyncio.current_task()
+        if current is not None:
+            self.running[current] = log
+        try:
+            await self._run(task, log, loop, started)
+        finally:
+            if current is not None:
+                self.running.pop(current, None)
+
+    async def _run(
+        self,
+        task: ClaimedTask,
+        log: dict[str, Any],
+        loop: asyncio.AbstractEventLoop,
+        started: float,
+    ) -> None:
         logger.info("task started", extra=fields(**log))
         payload: str | None = None
         error: str | None = None
@@ -225,9 +261,23 @@ class Executor:
             is_sync = not (step.is_async or inspect.iscoroutinefunction(step.handler))
             ctx = self.context_for(task)
             timeout_seconds = ctx.timeout_seconds
+            handler_started = loop.time()
             async with asyncio.timeout(timeout_seconds) as deadline:
                 output = await self.invoke(step, handler_input(step, task.record), ctx)
-            payload = encode_output(output)
+            overran = loop.time() - handler_started - timeout_seconds
+            if not is_sync and overran > OVERRUN_TOLERANCE_SECONDS:
+                # It blocked the loop, so the timeout could not interrupt it: its result
+                # came too late and is treated like any other overrun.
+                error = (
+                    f"TimeoutError: handler exceeded the step timeout of {timeout_seconds} s "
+                    f"(it blocked the event loop, so it could not be interrupted)"
+                )
+                logger.warning(
+                    "async handler blocked the event loop past its timeout; result discarded",
+                    extra=fields(**log, overran_s=round(overran, 1)),
+                )
+            else:
+                payload = encode_output(output)
         except asyncio.CancelledError:
             raise
         except BaseException as exc:  # handler errors of every kind fail the task only
@@ -303,6 +353,10 @@ class Executor:
                     cur = await conn.execute(query, params)
                     row = await cur.fetchone()
                 return row[0] if row else None
+            except psycopg.errors.ProgramLimitExceeded:
+                # An OperationalError, but the statement's own limit (an output over
+                # pgflow.max_payload_bytes): the same report would fail forever.
+                raise
             except RETRYABLE_DB_ERRORS as exc:
                 delay = backoff.next_delay()
                 logger.warning(

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import uuid
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
@@ -62,6 +63,12 @@ class Heartbeat:
                 await self.beat()
             except (psycopg.Error, PoolTimeout) as exc:
                 logger.warning("heartbeat failed", extra=fields(error=error_text(exc)))
+            except Exception as exc:  # a timer never dies: log and beat again next time
+                logger.error(
+                    "heartbeat failed unexpectedly",
+                    exc_info=exc,
+                    extra=fields(error=error_text(exc)),
+                )
 
     async def beat(self) -> None:
         """Send one heartbeat per live worker row."""
@@ -100,11 +107,17 @@ class StalledTaskSweep:
     """Call ``pgflow.recover_stalled_tasks()`` at start and every ``interval_seconds``.
 
     The SQL takes a try advisory lock, so many workers sweeping at once cost nothing.
+    After each sweep, tasks that became permanently stalled (their worker died on them
+    again and again, case B02) are logged as an error, once per process, so a run that
+    can no longer finish by itself does not hang silently; they stay listed in the view
+    ``pgflow.permanently_stalled_tasks`` until resolved.
     """
 
     def __init__(self, *, pool: AsyncConnectionPool, interval_seconds: float) -> None:
         self._pool = pool
         self._interval_seconds = interval_seconds
+        #: Latest permanently_stalled_at already reported (database time; None: none yet).
+        self._stalled_reported_until: Any = None
         #: Tasks requeued by this worker's sweeps.
         self.requeued = 0
 
@@ -115,6 +128,12 @@ class StalledTaskSweep:
                 await self.sweep()
             except (psycopg.Error, PoolTimeout) as exc:
                 logger.warning("stalled-task sweep failed", extra=fields(error=error_text(exc)))
+            except Exception as exc:  # a timer never dies: log and sweep again next time
+                logger.error(
+                    "stalled-task sweep failed unexpectedly",
+                    exc_info=exc,
+                    extra=fields(error=error_text(exc)),
+                )
             await asyncio.sleep(self._interval_seconds)
 
     async def sweep(self) -> int:
@@ -122,8 +141,25 @@ class StalledTaskSweep:
         async with self._pool.connection() as conn:
             cur = await conn.execute(queries.RECOVER_STALLED_TASKS)
             row = await cur.fetchone()
-        requeued = int(row[0]) if row and row[0] is not None else 0
-        if requeued:
-            self.requeued += requeued
-            logger.warning("stalled tasks requeued", extra=fields(requeued=requeued))
+            requeued = int(row[0]) if row and row[0] is not None else 0
+            if requeued:
+                self.requeued += requeued
+                logger.warning("stalled tasks requeued", extra=fields(requeued=requeued))
+            await self._report_permanently_stalled(conn)
         return requeued
+
+    async def _report_permanently_stalled(self, conn: Any) -> None:
+        cur = await conn.execute(
+            queries.NEW_PERMANENTLY_STALLED, {"since": self._stalled_reported_until}
+        )
+        row = await cur.fetchone()
+        if not row or not row[0]:
+            return
+        stalled, latest, sample = row
+        self._stalled_reported_until = latest
+        logger.error(
+            "tasks permanently stalled: their worker died on them repeatedly and they are "
+            "no longer requeued; their runs cannot finish until each is resolved with "
+            "pgflow.fail_task or pgflow.complete_task (view pgflow.permanently_stalled_tasks)",
+            extra=fields(permanently_stalled=int(stalled), tasks=sample),
+        )

@@ -1,4 +1,4 @@
-"""Two-phase polling of one flow's queue: ``pgmq.read`` then ``pgflow.start_tasks``.
+"""Two-phase polling of one flow's queue: ``pgflow.read_tasks`` then ``pgflow.start_tasks``.
 
 A :class:`FlowPoller` reads only its own flow's queue (case B16: a worker never claims
 another flow's tasks) and, inside it, only messages for steps its definition knows; any
@@ -128,11 +128,12 @@ class FlowPoller:
                 )
                 await self._until(asyncio.sleep(delay))
                 continue
-            except psycopg.Error as exc:
+            except Exception as exc:  # SQL errors and bugs alike: the poller never dies
                 self._slots.release(qty)
                 delay = backoff.next_delay()
                 logger.error(
                     "polling failed; retrying",
+                    exc_info=None if isinstance(exc, psycopg.Error) else exc,
                     extra=fields(**log, error=error_text(exc), retry_in_s=delay),
                 )
                 await self._until(asyncio.sleep(delay))
@@ -188,7 +189,7 @@ class FlowPoller:
             cur = conn.cursor(row_factory=dict_row)
             await cur.execute(
                 queries.READ_MESSAGES,
-                {"queue_name": slug, "vt": self._config.visibility_timeout_seconds, "qty": qty},
+                {"flow_slug": slug, "vt": self._config.visibility_timeout_seconds, "qty": qty},
             )
             messages = await cur.fetchall()
             if not messages:

@@ -1,7 +1,9 @@
 """Every SQL statement the worker sends, named and described, in one place.
 
-The worker changes engine state only through ``pgflow.*`` functions (and reads messages
-through ``pgmq.read``); the few plain SELECTs below only read. Placeholders are psycopg
+The worker changes engine state only through ``pgflow.*`` functions, reads its messages
+through ``pgflow.read_tasks`` (not ``pgmq.read``), and the few plain SELECTs below only
+read: everything here works under the ``pgflow_worker`` role, which has no pgmq privilege
+and cannot write a table (tests/integration/test_roles.py). Placeholders are psycopg
 ``%(name)s`` parameters. Grep for ``queries.`` in pgflow/worker to find every caller.
 """
 
@@ -13,6 +15,42 @@ from typing import Final, LiteralString
 
 #: Check that the pgflow schema is installed; returns its version (pgflow.version()).
 SCHEMA_VERSION: Final[LiteralString] = "select pgflow.version() as version"
+
+#: Every pgflow function and table the statements below use (checked at startup: a role
+#: that lacks one gets a clear error naming the grant, instead of failing mid-run).
+WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
+    "pgflow.version()",
+    "pgflow.ensure_flow_compiled(text,jsonb,boolean)",
+    "pgflow.track_worker_function(text)",
+    "pgflow.register_worker(uuid,text,text)",
+    "pgflow.sync_flow_schedule(text,text,jsonb)",
+    "pgflow.enable_flow_notify(text,integer)",
+    "pgflow.read_tasks(text,integer,integer)",
+    "pgflow.start_tasks(text,bigint[],uuid)",
+    "pgflow.complete_task(uuid,text,integer,jsonb)",
+    "pgflow.fail_task(uuid,text,integer,text)",
+    "pgflow.worker_heartbeat(uuid)",
+    "pgflow.recover_stalled_tasks()",
+    "pgflow.deprecate_worker(uuid)",
+    "pgflow.mark_worker_stopped(uuid)",
+)
+WORKER_TABLES: Final[tuple[str, ...]] = (
+    "pgflow.runs",
+    "pgflow.step_tasks",
+    "pgflow.permanently_stalled_tasks",
+)
+
+#: The current role, and which of the given functions / tables it may not execute / read.
+MISSING_PRIVILEGES: Final[LiteralString] = (
+    "select current_user as role, array("
+    "select f from unnest(%(functions)s::text[]) as f "
+    "where not has_function_privilege(f, 'execute') "
+    "union all select t from unnest(%(tables)s::text[]) as t "
+    "where not has_table_privilege(t, 'select')) as missing"
+)
+
+#: The current role (for error messages when it lacks privileges).
+CURRENT_ROLE: Final[LiteralString] = "select current_user as role"
 
 #: Register one worker row (fresh uuid4 per process and flow) for the flow's queue.
 REGISTER_WORKER: Final[LiteralString] = (
@@ -37,29 +75,20 @@ SYNC_FLOW_SCHEDULE: Final[LiteralString] = (
     "select pgflow.sync_flow_schedule(%(flow_slug)s, %(schedule)s, %(input)s::jsonb)"
 )
 
-#: Serialise concurrent "enable NOTIFY" attempts of several workers on one queue
-#: (transaction-scoped advisory lock, released at commit).
-LOCK_NOTIFY_SETUP: Final[LiteralString] = (
-    "select pg_advisory_xact_lock(hashtext('pgflow.worker.notify:' || %(queue_name)s))"
-)
-
-#: Is pgmq's insert-notify trigger already enabled for this queue?
-NOTIFY_ENABLED: Final[LiteralString] = (
-    "select exists (select 1 from pgmq.notify_insert_throttle "
-    "where queue_name = %(queue_name)s) as enabled"
-)
-
-#: Enable pgmq's throttled NOTIFY on insert for the queue.
-ENABLE_NOTIFY: Final[LiteralString] = (
-    "select pgmq.enable_notify_insert(%(queue_name)s, %(throttle_ms)s::int)"
+#: Enable pgmq's throttled NOTIFY on insert for the flow queue unless it already is
+#: (serialised between workers inside the function); true when this call enabled it.
+ENABLE_FLOW_NOTIFY: Final[LiteralString] = (
+    "select pgflow.enable_flow_notify(flow_slug => %(flow_slug)s, "
+    "throttle_ms => %(throttle_ms)s::int) as enabled"
 )
 
 # ---------------------------------------------------------------- polling
 
-#: Reserve up to qty visible messages of the flow's queue for vt seconds (first phase).
+#: Reserve up to qty visible messages of the flow's queue for vt seconds (first phase;
+#: pgmq.read behind a SECURITY DEFINER function that only reads queues of flows).
 READ_MESSAGES: Final[LiteralString] = (
     "select msg_id, read_ct, enqueued_at, vt, message, headers "
-    "from pgmq.read(queue_name => %(queue_name)s, vt => %(vt)s::int, qty => %(qty)s::int)"
+    "from pgflow.read_tasks(flow_slug => %(flow_slug)s, vt => %(vt)s::int, qty => %(qty)s::int)"
 )
 
 #: Claim the tasks behind the messages read (second phase); returns step_task_record rows.
@@ -106,6 +135,17 @@ WORKER_HEARTBEAT: Final[LiteralString] = (
 
 #: The stalled-task sweep (advisory try lock inside: concurrent workers are fine).
 RECOVER_STALLED_TASKS: Final[LiteralString] = "select pgflow.recover_stalled_tasks() as requeued"
+
+#: Tasks the sweep gave up on (permanently stalled, unresolved) stamped after ``since``
+#: (NULL: all of them): how many, the latest stamp, and up to 20 of them.
+NEW_PERMANENTLY_STALLED: Final[LiteralString] = (
+    "select count(*) as stalled, max(permanently_stalled_at) as latest, "
+    "(array_agg(jsonb_build_object('flow_slug', flow_slug, 'run_id', run_id, "
+    "'step_slug', step_slug, 'task_index', task_index) "
+    "order by permanently_stalled_at, run_id, step_slug, task_index))[1:20] as sample "
+    "from pgflow.permanently_stalled_tasks "
+    "where permanently_stalled_at > coalesce(%(since)s::timestamptz, '-infinity')"
+)
 
 #: Mark the worker deprecated at the start of a shutdown (it is draining).
 DEPRECATE_WORKER: Final[LiteralString] = (

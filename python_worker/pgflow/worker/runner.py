@@ -32,6 +32,7 @@ from pgflow.worker.lifecycle import Lifecycle, WorkerState, drain
 from pgflow.worker.log import fields
 from pgflow.worker.notify import Listener
 from pgflow.worker.poller import FlowPoller, Slots
+from pgflow.worker.watchdog import LoopWatchdog
 
 logger = logging.getLogger("pgflow.worker")
 
@@ -73,6 +74,7 @@ class Worker:
         self._pollers: dict[str, FlowPoller] = {}
         self._poller_stops: dict[str, asyncio.Event] = {}
         self._poller_tasks: list[asyncio.Task[None]] = []
+        self._watchdog: LoopWatchdog | None = None
 
     @property
     def application_name(self) -> str:
@@ -97,7 +99,11 @@ class Worker:
             self.config.dsn,
             min_size=1,
             max_size=self.config.max_connections,
-            kwargs={"autocommit": True, "application_name": self.application_name},
+            kwargs={
+                "autocommit": True,
+                "application_name": self.application_name,
+                "prepare_threshold": 5 if self.config.prepared_statements else None,
+            },
             open=False,
             timeout=POOL_TIMEOUT_SECONDS,
             name="pgflow-worker",
@@ -123,6 +129,8 @@ class Worker:
             await self._finish()
             return 0
         finally:
+            if self._watchdog is not None:
+                self._watchdog.stop()
             for task in background:
                 task.cancel()
             await self._pool.close(timeout=2)
@@ -215,6 +223,11 @@ class Worker:
             on_deprecated=self._on_deprecated,
         )
         tasks.append(asyncio.create_task(self.heartbeat.run(), name="heartbeat"))
+        if self.config.loop_block_warning_seconds > 0:
+            self._watchdog = LoopWatchdog(
+                loop, self.config.loop_block_warning_seconds, self._executor.describe
+            )
+            self._watchdog.start()
         if self.config.sweep_interval_seconds > 0:
             self.sweep = StalledTaskSweep(
                 pool=self._pool, interval_seconds=self.config.sweep_interval_seconds

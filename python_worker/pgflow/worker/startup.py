@@ -46,10 +46,29 @@ async def check_schema(conn: Connection, flow_slugs: list[str]) -> None:
         raise WorkerStartupError(
             f"pgflow is not installed in this database: run `pgflow install` ({error_text(exc)})"
         ) from exc
+    except pg_errors.InsufficientPrivilege as exc:
+        cur = await conn.execute(queries.CURRENT_ROLE)
+        row = await cur.fetchone()
+        raise WorkerStartupError(_grant_hint(str(row[0]) if row else "?", error_text(exc))) from exc
     try:
         await check_worker_compatibility_async(conn, flow_slugs)
     except SchemaVersionMismatch as exc:
         raise WorkerStartupError(str(exc)) from exc
+    cur = await conn.execute(
+        queries.MISSING_PRIVILEGES,
+        {"functions": list(queries.WORKER_FUNCTIONS), "tables": list(queries.WORKER_TABLES)},
+    )
+    row = await cur.fetchone()
+    if row and row[1]:
+        raise WorkerStartupError(_grant_hint(str(row[0]), "it may not use " + ", ".join(row[1])))
+
+
+def _grant_hint(role: str, problem: str) -> str:
+    """The startup error of a database role without the ``pgflow_worker`` privileges."""
+    return (
+        f"database role {role} lacks the privileges of a pgflow worker ({problem}); "
+        f"as an administrator: GRANT pgflow_worker TO {role}"
+    )
 
 
 async def track_worker_function(conn: Connection, function_name: str) -> None:
@@ -143,8 +162,9 @@ async def register_worker(
 async def enable_notify(conn: Connection, flow_slug: str, throttle_ms: int) -> None:
     """Enable pgmq's NOTIFY on insert for the flow queue unless it already is.
 
-    Several workers starting together are serialised by an advisory lock, so the trigger
-    is created once. Without the privilege to create it the worker just polls.
+    ``pgflow.enable_flow_notify`` serialises workers starting together, so the trigger is
+    created once, and needs no pgmq privilege of the worker. If it fails (e.g. a pgmq
+    without NOTIFY support) the worker just polls.
     """
     if flow_slug != flow_slug.lower():
         logger.warning(
@@ -152,16 +172,11 @@ async def enable_notify(conn: Connection, flow_slug: str, throttle_ms: int) -> N
             "this flow is polled only",
             extra=fields(flow_slug=flow_slug),
         )
-    params = {"queue_name": flow_slug, "throttle_ms": throttle_ms}
+    params = {"flow_slug": flow_slug, "throttle_ms": throttle_ms}
     try:
         async with conn.transaction():
-            await conn.execute(queries.LOCK_NOTIFY_SETUP, params)
-            cur = await conn.execute(queries.NOTIFY_ENABLED, params)
+            cur = await conn.execute(queries.ENABLE_FLOW_NOTIFY, params)
             row = await cur.fetchone()
-            if row and row[0]:
-                return
-            await conn.execute(queries.ENABLE_NOTIFY, params)
-        logger.info("NOTIFY enabled on the flow queue", extra=fields(flow_slug=flow_slug))
     except RETRYABLE_DB_ERRORS:
         raise
     except psycopg.Error as exc:
@@ -169,3 +184,6 @@ async def enable_notify(conn: Connection, flow_slug: str, throttle_ms: int) -> N
             "could not enable NOTIFY on the flow queue; polling only",
             extra=fields(flow_slug=flow_slug, error=error_text(exc)),
         )
+        return
+    if row and row[0]:
+        logger.info("NOTIFY enabled on the flow queue", extra=fields(flow_slug=flow_slug))

@@ -1,0 +1,361 @@
+"""``python -m bench.run``: run the benchmark and write bench/results/.
+
+Usage::
+
+    python -m bench.run [--dsn DSN] [--only W1,W2,...] [--quick] [--repeat 3]
+                        [--processes 2] [--concurrency 10] [--merge] [--out DIR]
+
+Workloads (``--only``, comma-separated): ceiling, W1, W2, W3, START, L1, S1, P, peers
+(default: all but peers; ``make bench-peers`` runs ``--only peers --merge``). ``--quick``
+uses tiny sizes and one repeat and writes to .pgflow-bench/quick/ unless ``--out`` is
+given, so the committed results stay untouched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from bench import ceiling, flows, history, latency, report, workloads
+from bench.cluster import BENCH_HOME, ROOT, BenchServer
+from bench.procs import WorkerSettings
+from bench.report import Results
+from bench.stats import Measurement
+
+ALL_WORKLOADS = ("ceiling", "W1", "W2", "W3", "START", "L1", "S1", "P", "peers")
+DEFAULT_WORKLOADS = ALL_WORKLOADS[:-1]
+DEFAULT_OUT = ROOT / "bench" / "results"
+QUICK_OUT = BENCH_HOME / "quick"
+#: L1 modes: key, LISTEN on, pgmq NOTIFY throttle (None: the worker default, 250 ms).
+L1_MODES = (("notify", True, None), ("notify0", True, 0), ("poll", False, None))
+L1_NAMES = {
+    "notify": "NOTIFY",
+    "notify0": "NOTIFY unthrottled (diagnostic)",
+    "poll": "polling only",
+}
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Workload sizes (full: the issue's; quick: for development)."""
+
+    ceiling_a: int = 24_000
+    ceiling_b: int = 8_000
+    ceiling_b1: int = 5_000
+    ceiling_a1: int = 24_000
+    w1_runs: int = 5_000
+    w2_runs: int = 1_000
+    w3_items: int = 10_000
+    start_calls: int = 3_000
+    l1_rate: float = 20.0
+    l1_seconds: float = 8.0
+    s1_history: int = 1_000_000
+    s1_calls: int = 500
+    p_items: int = 100_000
+
+
+FULL = Sizes()
+QUICK = Sizes(
+    ceiling_a=2_000,
+    ceiling_b=1_000,
+    ceiling_b1=500,
+    ceiling_a1=1_000,
+    w1_runs=200,
+    w2_runs=50,
+    w3_items=300,
+    start_calls=200,
+    l1_seconds=2.0,
+    s1_history=20_000,
+    s1_calls=50,
+    p_items=2_000,
+)
+
+
+def echo(line: str) -> None:
+    """Print a progress line at once."""
+    print(line, flush=True)
+
+
+class Bench:
+    """One benchmark run: the server, the settings, the sizes and the results."""
+
+    def __init__(
+        self,
+        server: BenchServer,
+        settings: WorkerSettings,
+        sizes: Sizes,
+        repeat: int,
+        results: Results,
+        profile: bool = False,
+    ) -> None:
+        self.server = server
+        self.settings = settings
+        self.sizes = sizes
+        self.repeat = repeat
+        self.results = results
+        self.profile = profile
+
+    def repeated(
+        self,
+        key: str,
+        label: str,
+        unit: str,
+        once: Callable[[], dict[str, Any]],
+        higher_is_better: bool = True,
+        **details: Any,
+    ) -> Measurement:
+        """Run ``once`` ``repeat`` times; its ``rate`` is the value, the rest the details."""
+        m = Measurement(key, label, unit, higher_is_better=higher_is_better, details=details)
+        for n in range(self.repeat):
+            outcome = once()
+            m.values.append(outcome.pop("rate"))
+            m.details.update(outcome)
+            if self.repeat > 1:
+                m.details.setdefault("per_repeat", []).append(outcome)
+            echo(f"    {label} #{n + 1}: {report.fmt(m.values[-1], unit)}")
+        return self.results.add(m)
+
+    # ------------------------------------------------------------ workloads
+
+    def ceiling(self) -> None:
+        """Raw pgmq (a) and (b) with N client processes, and with 1."""
+        n = self.settings.processes
+        configs = [("a", n, self.sizes.ceiling_a), ("b", n, self.sizes.ceiling_b)]
+        if n != 1:
+            configs += [("a", 1, self.sizes.ceiling_a1), ("b", 1, self.sizes.ceiling_b1)]
+        for mode, procs, messages in configs:
+            what = "read 10 + archive batch" if mode == "a" else "read 10 + archive per message"
+            self.repeated(
+                f"ceiling.{mode}.p{procs}",
+                f"Ceiling ({mode}) raw pgmq, {what}, {procs} process{'es' if procs > 1 else ''}",
+                "msg/s",
+                lambda mode=mode, procs=procs, messages=messages: ceiling.measure(
+                    self.server.fresh_db(), mode, procs, messages
+                ),
+            )
+
+    def w1(self) -> None:
+        """W1: runs of a one-step flow."""
+        self.repeated(
+            "W1",
+            "W1 one-step runs",
+            "tasks/s",
+            lambda: workloads.w1(self.server, self.settings, self.sizes.w1_runs, self.profile),
+        )
+
+    def w2(self) -> None:
+        """W2: runs of a 3-step chain."""
+        self.repeated(
+            "W2",
+            "W2 3-step chains",
+            "tasks/s",
+            lambda: workloads.w2(self.server, self.settings, self.sizes.w2_runs, self.profile),
+        )
+
+    def w3(self) -> None:
+        """W3: one run of a root map + reduce, and the map's pace."""
+        paces: list[float] = []
+
+        def once() -> dict[str, Any]:
+            outcome = workloads.w3(self.server, self.settings, self.sizes.w3_items, self.profile)
+            paces.append(outcome.pop("last_quarter_over_first"))
+            return outcome
+
+        self.repeated("W3", f"W3 map over {self.sizes.w3_items:,} items + reduce", "tasks/s", once)
+        self.results.add(
+            Measurement("W3.pace", "W3 map pace, last quarter / first quarter", "x", paces)
+        )
+
+    def start(self) -> None:
+        """start_flow throughput from one client."""
+        self.repeated(
+            "START",
+            "start_flow of a one-step flow, 1 client",
+            "runs/s",
+            lambda: workloads.start_throughput(self.server, self.sizes.start_calls),
+        )
+
+    def p(self) -> None:
+        """P: start_flow of a large root map."""
+        self.repeated(
+            "P",
+            f"P start_flow of a {self.sizes.p_items:,}-item root map",
+            "s",
+            lambda: workloads.root_map_start(self.server, self.sizes.p_items),
+            higher_is_better=False,
+        )
+
+    def l1(self) -> None:
+        """L1: start-to-handler latency percentiles per mode."""
+        s = self.sizes
+        for mode, listen, throttle in L1_MODES:
+            outcomes = latency.run_mode(
+                self.server, self.settings, listen, s.l1_rate, s.l1_seconds, self.repeat, throttle
+            )
+            name = L1_NAMES[mode]
+            for q in ("p50", "p95", "p99"):
+                m = Measurement(
+                    f"L1.{mode}.{q}",
+                    f"L1 {q} with {name}",
+                    "ms",
+                    [o[q] for o in outcomes],
+                    higher_is_better=False,
+                    details={
+                        "rate_per_s": s.l1_rate,
+                        "seconds": s.l1_seconds,
+                        "samples": [o["samples"] for o in outcomes],
+                    },
+                )
+                self.results.add(m)
+                echo(f"    {m.label}: {report.describe(m)}")
+
+    def s1(self) -> None:
+        """S1: per-call costs, empty vs with history."""
+        s = self.sizes
+        outcome = history.run(self.server, s.s1_history, s.s1_calls, self.repeat)
+        echo(f"    history fill: {outcome['fill']}")
+        for call in ("start_flow", "complete_task"):
+            for state, runs in (("empty", 0), ("history", s.s1_history)):
+                per = outcome[state]
+                where = "empty tables" if not runs else f"{runs:,} finished runs"
+                m = Measurement(
+                    f"S1.{call}.{state}",
+                    f"S1 {call} per call, {where}",
+                    "ms",
+                    [r[call] for r in per],
+                    higher_is_better=False,
+                    details={
+                        "calls": s.s1_calls,
+                        "history_runs": runs,
+                        "p95_ms": [round(r[f"{call}_p95"], 3) for r in per],
+                        **({"fill": outcome["fill"]} if runs else {}),
+                    },
+                )
+                self.results.add(m)
+                echo(f"    {m.label}: {report.describe(m)}")
+
+    def peers(self) -> None:
+        """Procrastinate and DBOS W1/W2 (``make bench-peers``)."""
+        from bench import peers
+
+        peers.run_all(self)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """Parse the command line."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.run",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--dsn", help="server to use instead of the embedded cluster")
+    parser.add_argument("--only", help=f"comma-separated subset of {','.join(ALL_WORKLOADS)}")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, for development")
+    parser.add_argument("--repeat", type=int, help="repeats per workload (3; quick: 1)")
+    parser.add_argument(
+        "--processes", type=int, default=2, help="worker processes = ceiling client processes (2)"
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=10, help="--max-concurrency of each worker (10)"
+    )
+    parser.add_argument(
+        "--merge",
+        action="store_true",
+        help="update the existing results.json instead of starting afresh",
+    )
+    parser.add_argument("--out", type=Path, help="output directory (bench/results)")
+    parser.add_argument(
+        "--render",
+        action="store_true",
+        help="only write results.md and chart.png again from results.json (no measurement)",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="W1-W3: record time per SQL function (track_functions; slows the engine a little)",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the selected workloads and write the results; return the exit code."""
+    args = parse_args(argv)
+    selected = (
+        DEFAULT_WORKLOADS
+        if not args.only
+        else tuple(
+            w
+            for w in ALL_WORKLOADS
+            if w.lower() in {x.strip().lower() for x in args.only.split(",")}
+        )
+    )
+    if args.only and not selected:
+        echo(f"--only: nothing known in {args.only!r} (known: {', '.join(ALL_WORKLOADS)})")
+        return 2
+    out = args.out or (QUICK_OUT if args.quick else DEFAULT_OUT)
+    repeat = args.repeat or (1 if args.quick else 3)
+    sizes = QUICK if args.quick else FULL
+    settings = WorkerSettings(processes=args.processes, max_concurrency=args.concurrency)
+    if args.render:
+        paths = report.write(Results.load(out / report.JSON_NAME), out)
+        echo(f"bench: wrote {', '.join(str(p) for p in paths)}")
+        return 0
+    results = Results.load(out / report.JSON_NAME) if args.merge else Results()
+    began = time.monotonic()
+    started_at = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    echo(f"bench: {', '.join(selected)} x{repeat}{' (quick)' if args.quick else ''}")
+    server = BenchServer(args.dsn, echo)
+    try:
+        server.prepare_template(flows.ALL)
+        environment = server.describe()
+        bench = Bench(server, settings, sizes, repeat, results, args.profile)
+        for workload in selected:
+            t0 = time.monotonic()
+            echo(f"  {workload}")
+            try:
+                getattr(bench, workload.lower())()
+                results.errors.pop(workload, None)
+            except Exception as exc:  # one failed workload must not lose the others
+                traceback.print_exc()
+                results.errors[workload] = f"{type(exc).__name__}: {exc}"
+            echo(f"  {workload} done in {time.monotonic() - t0:.1f} s")
+    finally:
+        server.close()
+    command = "python -m bench.run" + (" " + " ".join(sys.argv[1:]) if argv is None else "")
+    run_meta = {
+        "started_at": started_at,
+        "duration_s": round(time.monotonic() - began, 1),
+        "command": command.strip(),
+        "workloads": list(selected),
+    }
+    if not args.merge or not results.meta:
+        results.meta = {
+            **run_meta,
+            "environment": environment,
+            "config": {
+                **asdict(settings),
+                "repeat": repeat,
+                "quick": args.quick,
+                "sizes": asdict(sizes),
+            },
+        }
+    else:
+        results.meta.setdefault("merged_runs", []).append(run_meta)
+    paths = report.write(results, out)
+    echo("")
+    for line in report.target_lines(results):
+        echo(line)
+    echo("")
+    echo(f"bench: {time.monotonic() - began:.0f} s; wrote {', '.join(str(p) for p in paths)}")
+    return 1 if results.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

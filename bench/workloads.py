@@ -1,0 +1,219 @@
+"""W1-W3 (draining runs already started), start_flow throughput, and P (a 100,000-item root map).
+
+Drain workloads: the runs are started first (set-based, in one transaction), the tables
+analyzed (as autovacuum would have), then the worker processes are spawned. The drain
+time is measured on the database clock, from the first task claimed
+(``min(step_tasks.started_at)``) to the last run completed (``max(runs.completed_at)``), so
+the workers' interpreter start-up is not counted; the wall time from spawning the workers
+is kept in the details. Throughput = completed tasks / drain time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from bench import dbstats
+from bench.cluster import BENCH_DB, BenchServer
+from bench.cpu import CpuWindow
+from bench.procs import Workers, WorkerSettings, pgflow_worker_argv, worker_args
+
+POLL_SECONDS = 0.1
+DRAIN_TIMEOUT_SECONDS = 300.0
+
+START_RUNS = """
+select count(*) from (
+  select pgflow.start_flow(%(flow)s, %(input)s::jsonb) from generate_series(1, %(count)s)
+) as started
+"""
+ANALYZE = "analyze pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgmq.q_{slug}"
+PROGRESS = """
+select count(*) filter (where status = 'started'), count(*) filter (where status = 'failed'),
+       (select count(*) from pgflow.step_tasks as t
+         where t.flow_slug = %(flow)s and t.status = 'completed')
+from pgflow.runs where flow_slug = %(flow)s
+"""
+TIMINGS = """
+select extract(epoch from min(t.started_at))::float8,
+       (select extract(epoch from max(r.completed_at))::float8
+          from pgflow.runs as r where r.flow_slug = %(flow)s),
+       count(*) filter (where t.status = 'completed'),
+       count(*),
+       coalesce(sum(t.attempts_count), 0)
+from pgflow.step_tasks as t where t.flow_slug = %(flow)s
+"""
+MAP_COMPLETIONS = """
+select extract(epoch from completed_at)::float8 from pgflow.step_tasks
+where flow_slug = %(flow)s and step_slug = %(step)s order by completed_at
+"""
+
+
+def drain(
+    server: BenchServer,
+    settings: WorkerSettings,
+    flow_slug: str,
+    fill: Callable[[psycopg.Connection[Any]], None],
+    name: str,
+    expected_tasks: int,
+    profile: bool = False,
+) -> dict[str, Any]:
+    """Start runs with ``fill``, then let the workers drain them; return the timings.
+
+    Returns:
+        ``rate`` (tasks/s over the drain time) and details: ``tasks``, ``runs``,
+        ``drain_s``, ``wall_s`` (from spawning the workers), ``startup_s``, the CPU per
+        task of workers and backends between 10% and 90% of the tasks (``cpu``),
+        ``commits_per_task``, and with ``profile`` the top functions (``profile``).
+    """
+    dsn = server.fresh_db()
+    if profile:
+        dbstats.enable_profile(server.admin_dsn, BENCH_DB)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        fill(conn)
+        conn.execute(ANALYZE.format(slug=flow_slug))  # type: ignore[arg-type]
+        runs = conn.execute(
+            "select count(*) from pgflow.runs where flow_slug = %s", (flow_slug,)
+        ).fetchone()[0]  # type: ignore[index]
+        argv = pgflow_worker_argv(dsn, [f"bench.flows:{_attr(flow_slug)}"], worker_args(settings))
+        workers = Workers(argv, settings.processes, name)
+        commits_before = dbstats.commits(conn)
+        spawned = time.time()
+        workers.start()
+        window = CpuWindow(conn, [p.pid for p in workers.procs])
+        polls = 0
+        try:
+            deadline = time.monotonic() + DRAIN_TIMEOUT_SECONDS
+            opened = closed = False
+            while True:
+                polls += 1
+                started, failed, done = conn.execute(  # type: ignore[misc]
+                    PROGRESS, {"flow": flow_slug}
+                ).fetchone()
+                if not opened and done >= expected_tasks // 10:
+                    window.open(done)
+                    opened = True
+                elif opened and not closed and done >= expected_tasks * 9 // 10:
+                    window.close(done)
+                    closed = True
+                if failed:
+                    raise RuntimeError(f"{failed} {flow_slug} runs failed; see {workers.logs}")
+                if started == 0:
+                    break
+                workers.check_alive()
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{flow_slug}: {started} runs left after the timeout")
+                time.sleep(POLL_SECONDS)
+            seen = time.time()
+        finally:
+            workers.stop()  # their backends exit and flush their statistics
+        first, last, completed, total, attempts = conn.execute(  # type: ignore[misc]
+            TIMINGS, {"flow": flow_slug}
+        ).fetchone()
+        extra: dict[str, Any] = {}
+        if flow_slug == "bench_w3":
+            extra = map_pace(conn, flow_slug, "item", first)
+        worker_commits = dbstats.commits(conn) - commits_before - polls - 3
+        extra["commits_per_task"] = round(worker_commits / completed, 2)
+        if profile:
+            extra["profile"] = dbstats.function_profile(conn, completed)
+    seconds = last - first
+    return {
+        "rate": completed / seconds,
+        "tasks": completed,
+        "runs": runs,
+        "retries": attempts - total,
+        "drain_s": round(seconds, 3),
+        "wall_s": round(seen - spawned, 3),
+        "startup_s": round(first - spawned, 3),
+        "cpu": window.result,
+        **extra,
+    }
+
+
+def map_pace(
+    conn: psycopg.Connection[Any], flow_slug: str, step_slug: str, first: float
+) -> dict[str, Any]:
+    """Map-task completions per second by tenth of the map, and last/first quarter ratio."""
+    times = [r[0] for r in conn.execute(MAP_COMPLETIONS, {"flow": flow_slug, "step": step_slug})]
+    n = len(times)
+
+    def rate(lo: int, hi: int) -> float:
+        start = first if lo == 0 else times[lo - 1]
+        return (hi - lo) / max(times[hi - 1] - start, 1e-6)
+
+    tenths = [rate(n * k // 10, n * (k + 1) // 10) for k in range(10)]
+    quarter = n // 4
+    return {
+        "rate_by_tenth": [round(r, 1) for r in tenths],
+        "last_quarter_over_first": round(rate(n - quarter, n) / rate(0, quarter), 3),
+    }
+
+
+def _attr(flow_slug: str) -> str:
+    return flow_slug.removeprefix("bench_")
+
+
+def fill_runs(flow_slug: str, count: int, run_input: Any) -> Callable[[Any], None]:
+    """A fill that starts ``count`` runs of ``flow_slug`` with ``run_input`` in one statement."""
+
+    def fill(conn: psycopg.Connection[Any]) -> None:
+        conn.execute(START_RUNS, {"flow": flow_slug, "input": Jsonb(run_input), "count": count})
+
+    return fill
+
+
+def w1(
+    server: BenchServer, settings: WorkerSettings, runs: int, profile: bool = False
+) -> dict[str, Any]:
+    """W1: ``runs`` runs of a one-step flow."""
+    fill = fill_runs("bench_w1", runs, {})
+    return drain(server, settings, "bench_w1", fill, "w1", runs, profile)
+
+
+def w2(
+    server: BenchServer, settings: WorkerSettings, runs: int, profile: bool = False
+) -> dict[str, Any]:
+    """W2: ``runs`` runs of a 3-step chain."""
+    fill = fill_runs("bench_w2", runs, {})
+    return drain(server, settings, "bench_w2", fill, "w2", 3 * runs, profile)
+
+
+def w3(
+    server: BenchServer, settings: WorkerSettings, items: int, profile: bool = False
+) -> dict[str, Any]:
+    """W3: one run of a root map over ``items`` items followed by a reduce step."""
+    fill = fill_runs("bench_w3", 1, list(range(items)))
+    return drain(server, settings, "bench_w3", fill, "w3", items + 1, profile)
+
+
+def start_throughput(server: BenchServer, calls: int) -> dict[str, Any]:
+    """start_flow of a one-step flow from one client, one call (transaction) at a time."""
+    dsn = server.fresh_db()
+    query = "select run_id from pgflow.start_flow('bench_w1', '{}'::jsonb)"
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for _ in range(20):  # warm-up: plans cached, statement prepared
+            conn.execute(query).fetchone()
+        started = time.perf_counter()
+        for _ in range(calls):
+            conn.execute(query).fetchone()
+        seconds = time.perf_counter() - started
+    return {"rate": calls / seconds, "calls": calls, "seconds": round(seconds, 3)}
+
+
+def root_map_start(server: BenchServer, items: int) -> dict[str, Any]:
+    """P: one start_flow of a root map over ``items`` items (one client, one call)."""
+    dsn = server.fresh_db()
+    run_input = Jsonb(list(range(items)))
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        started = time.perf_counter()
+        conn.execute("select run_id from pgflow.start_flow('bench_p', %s)", (run_input,)).fetchone()
+        seconds = time.perf_counter() - started
+        tasks = conn.execute("select count(*) from pgflow.step_tasks").fetchone()[0]  # type: ignore[index]
+        queued = conn.execute("select count(*) from pgmq.q_bench_p").fetchone()[0]  # type: ignore[index]
+    if tasks != items or queued != items:
+        raise RuntimeError(f"P: {tasks} tasks and {queued} messages for {items} items")
+    return {"rate": seconds, "items": items, "tasks_per_s": round(items / seconds, 1)}

@@ -1,0 +1,27 @@
+begin;
+select plan(5);
+
+-- TEST: pgflow_client starts runs and reads their state (README "Security")
+select ok(has_schema_privilege('pgflow_client', 'pgflow', 'usage'), 'pgflow_client has USAGE on schema pgflow');
+select is(pgflow_tests.executable_by('pgflow_client'), array[
+    'get_run_with_states(uuid)',
+    'start_flow(text,jsonb,uuid)',
+    'start_flow_with_states(text,jsonb,uuid)',
+    'version()'
+  ],
+  'pgflow_client may execute exactly start_flow, start_flow_with_states, get_run_with_states, version');
+select is(pgflow_tests.relations_with('pgflow_client', 'select'),
+  array['deps', 'flows', 'installed_versions', 'permanently_stalled_tasks', 'runs', 'step_states',
+        'step_tasks', 'steps'],
+  'pgflow_client may read definitions and run state (not workers, worker_functions, schedules)');
+select is(
+  pgflow_tests.relations_with('pgflow_client', 'insert') || pgflow_tests.relations_with('pgflow_client', 'update')
+    || pgflow_tests.relations_with('pgflow_client', 'delete') || pgflow_tests.relations_with('pgflow_client', 'truncate'),
+  '{}'::text[],
+  'pgflow_client may not INSERT, UPDATE, DELETE or TRUNCATE any pgflow table');
+select ok(not pg_has_role('pgflow_client', 'pgflow_worker', 'member')
+          and not pg_has_role('pgflow_worker', 'pgflow_client', 'member'),
+  'neither role is a member of the other');
+
+select * from finish();
+rollback;

@@ -1,0 +1,34 @@
+begin;
+select plan(1);
+
+-- TEST: every function that runs dynamic SQL (EXECUTE) has been audited: identifiers come
+-- from pgmq.format_table_name (which rejects $ ; -- ') through format('%I'), literals through
+-- format('%L'), values through EXECUTE ... USING; never concatenated. The audit, per function:
+--   _broadcast                        fixed text; payload, event, topic passed with USING
+--   set_vt_batch                      queue table: pgmq.format_table_name(queue_name) + %I; ids USING
+--   setup_requeue_stalled_tasks_cron  fixed text; job name, schedule, command passed with USING
+--   prune_data_older_than             queue tables of existing flows (valid slugs) via
+--                                     format_table_name + %I; cutoff USING
+--   schedule_flow                     fixed text; the job command quotes the validated schedule
+--                                     name with %L; the rest passed with USING
+--   unschedule_flow                   fixed text; job name passed with USING
+--   setup_security                    regprocedure text of catalog rows (quoted by the cast),
+--                                     role names from a constant list through %I
+-- A new EXECUTE needs the same review, then an entry here.
+select is(
+  array(select pgflow_tests.signature(p.oid) from pg_proc as p
+        where p.pronamespace = 'pgflow'::regnamespace and p.prosrc ~* '\mexecute\M'
+        order by 1),
+  array[
+    '_broadcast(uuid,text,jsonb)',
+    'prune_data_older_than(interval)',
+    'schedule_flow(text,text,jsonb,text)',
+    'set_vt_batch(text,bigint[],integer[])',
+    'setup_requeue_stalled_tasks_cron(text)',
+    'setup_security()',
+    'unschedule_flow(text,text)'
+  ],
+  'exactly the audited functions run dynamic SQL');
+
+select * from finish();
+rollback;

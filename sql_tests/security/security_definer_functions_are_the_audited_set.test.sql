@@ -1,0 +1,36 @@
+begin;
+select plan(1);
+
+-- TEST: a function that runs with its owner's rights is a reviewed decision
+-- (extension/sql/900_security.sql, README "Security"); adding one means adding it here.
+select is(
+  array(select pgflow_tests.signature(p.oid) from pg_proc as p
+        where p.pronamespace = 'pgflow'::regnamespace and p.prosecdef
+        order by 1),
+  array[
+    'complete_task(uuid,text,integer,jsonb)',
+    'deprecate_worker(uuid)',
+    'enable_flow_notify(text,integer)',
+    'ensure_flow_compiled(text,jsonb,boolean)',
+    'fail_task(uuid,text,integer,text)',
+    'get_run_with_states(uuid)',
+    'mark_worker_stopped(uuid)',
+    'prune_data_older_than(interval)',
+    'read_tasks(text,integer,integer)',
+    'recover_stalled_tasks()',
+    'register_worker(uuid,text,text)',
+    'requeue_stalled_tasks()',
+    'schedule_flow(text,text,jsonb,text)',
+    'setup_requeue_stalled_tasks_cron(text)',
+    'start_flow(text,jsonb,uuid)',
+    'start_flow_with_states(text,jsonb,uuid)',
+    'start_tasks(text,bigint[],uuid)',
+    'sync_flow_schedule(text,text,jsonb)',
+    'track_worker_function(text)',
+    'unschedule_flow(text,text)',
+    'worker_heartbeat(uuid)'
+  ],
+  'exactly the audited functions are SECURITY DEFINER');
+
+select * from finish();
+rollback;

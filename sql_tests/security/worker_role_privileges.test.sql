@@ -1,0 +1,40 @@
+begin;
+select plan(5);
+
+-- TEST: pgflow_worker may call exactly what a worker calls (README "Security")
+select ok(has_schema_privilege('pgflow_worker', 'pgflow', 'usage'), 'pgflow_worker has USAGE on schema pgflow');
+select is(pgflow_tests.executable_by('pgflow_worker'), array[
+    'complete_task(uuid,text,integer,jsonb)',
+    'deprecate_worker(uuid)',
+    'enable_flow_notify(text,integer)',
+    'ensure_flow_compiled(text,jsonb,boolean)',
+    'fail_task(uuid,text,integer,text)',
+    'mark_worker_stopped(uuid)',
+    'read_tasks(text,integer,integer)',
+    'recover_stalled_tasks()',
+    'register_worker(uuid,text,text)',
+    'requeue_stalled_tasks()',
+    'start_tasks(text,bigint[],uuid)',
+    'sync_flow_schedule(text,text,jsonb)',
+    'track_worker_function(text)',
+    'version()',
+    'worker_heartbeat(uuid)'
+  ],
+  'pgflow_worker may execute exactly the worker functions');
+
+-- TEST: it reads definitions and run state, and writes no table
+select is(pgflow_tests.relations_with('pgflow_worker', 'select'),
+  array['deps', 'flows', 'installed_versions', 'permanently_stalled_tasks', 'runs', 'step_states',
+        'step_tasks', 'steps'],
+  'pgflow_worker may read definitions and run state (not workers, worker_functions, schedules)');
+select is(
+  pgflow_tests.relations_with('pgflow_worker', 'insert') || pgflow_tests.relations_with('pgflow_worker', 'update')
+    || pgflow_tests.relations_with('pgflow_worker', 'delete') || pgflow_tests.relations_with('pgflow_worker', 'truncate'),
+  '{}'::text[],
+  'pgflow_worker may not INSERT, UPDATE, DELETE or TRUNCATE any pgflow table');
+
+-- TEST: no pgmq privilege at all: queues are read through pgflow.read_tasks
+select ok(not has_schema_privilege('pgflow_worker', 'pgmq', 'usage'), 'pgflow_worker has no USAGE on schema pgmq');
+
+select * from finish();
+rollback;

@@ -1,0 +1,167 @@
+"""The stalled-task sweep against real killed workers: a task whose worker keeps dying
+(case B02), and a worker killed while it runs the sweep itself (case B18).
+
+A task is stalled ``coalesce(step timeout, flow timeout) + 30 s`` after it started on the
+database clock. Instead of waiting that long, these tests move the dead worker's
+``started_at`` (and ``queued_at``, which must not be later) back by a minute once the
+worker is dead: only time is simulated, every claim, kill, sweep and requeue is real.
+The real-time version (no fast-forward) is tests/e2e/test_crash_recovery.py (chaos).
+The SQL-level versions are sql_tests/regressions/b02_*.test.sql (B02) and
+tests/integration/test_stalled_sweep_race.py (B10, B18: concurrent sweeps, a sweep racing
+a late complete_task, a sweep session terminated mid-transaction).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import psycopg
+import pytest
+
+from tests.e2e.flows.faults import quick
+from tests.integration.worker_harness import (
+    start_flow,
+    step_tasks,
+    wait_for,
+    wait_run,
+)
+
+pytestmark = pytest.mark.e2e
+
+STUCK = "tests.e2e.flows.faults:stuck"
+QUICK = "tests.e2e.flows.faults:quick"
+HOLD = {"E2E_HOLD_SECONDS": "3600"}
+SWEEP = ("--sweep-interval", "0.2")
+
+
+def _fast_forward(conn, run_id, seconds=60):
+    """Pretend the run's started tasks started ``seconds`` earlier (database clock)."""
+    conn.execute(
+        "update pgflow.step_tasks set queued_at = queued_at - make_interval(secs => %s), "
+        "started_at = started_at - make_interval(secs => %s) "
+        "where run_id = %s and status = 'started'",
+        (seconds, seconds, run_id),
+    )
+
+
+def _the_task(conn, run_id):
+    (task,) = step_tasks(conn, run_id)
+    return task
+
+
+def test_task_killed_four_times_becomes_permanently_stalled_and_alerts(pgflow_conn, start_worker):
+    run_id = None
+    for kill in range(1, 5):
+        worker = start_worker(STUCK, *SWEEP, env=HOLD)
+        worker.wait_running()
+        if run_id is None:
+            run_id = start_flow(pgflow_conn, "stuck", {})
+        task = wait_for(
+            lambda k=kill, r=run_id: (
+                (t := _the_task(pgflow_conn, r))["status"] == "started"
+                and t["attempts_count"] == k
+                and t
+            ),
+            what=f"claim {kill}",
+        )
+        assert task["requeued_count"] == kill - 1
+        worker.kill()
+        _fast_forward(pgflow_conn, run_id)
+
+    # The next worker's sweep gives up on the task instead of requeueing it a 4th time.
+    survivor = start_worker(STUCK, *SWEEP)
+    survivor.wait_running()
+    alert = survivor.wait_log(
+        "tasks permanently stalled: their worker died on them repeatedly and they are no "
+        "longer requeued; their runs cannot finish until each is resolved with "
+        "pgflow.fail_task or pgflow.complete_task (view pgflow.permanently_stalled_tasks)"
+    )
+    assert alert["level"] == "error"
+    assert alert["permanently_stalled"] == 1
+    assert alert["tasks"] == [
+        {"flow_slug": "stuck", "run_id": run_id, "step_slug": "only", "task_index": 0}
+    ]
+    task = _the_task(pgflow_conn, run_id)
+    assert (task["status"], task["attempts_count"], task["requeued_count"]) == ("started", 4, 3)
+    assert task["permanently_stalled_at"] is not None
+    listed = pgflow_conn.execute(
+        "select run_id::text, step_slug, task_index, run_status "
+        "from pgflow.permanently_stalled_tasks"
+    ).fetchall()
+    assert listed == [(run_id, "only", 0, "started")]
+    # The one message was never duplicated nor lost: archived once, nothing cycling.
+    assert pgflow_conn.execute("select count(*) from pgmq.q_stuck").fetchone() == (0,)
+    archived = pgflow_conn.execute("select msg_id from pgmq.a_stuck").fetchall()
+    assert archived == [(task["message_id"],)]
+    # Later sweeps neither requeue it nor alert again; the survivor never claims it.
+    swept = pgflow_conn.execute(
+        "select pgflow.recover_stalled_tasks() + pgflow.recover_stalled_tasks()"
+    ).fetchone()
+    assert swept == (0,)
+    assert _the_task(pgflow_conn, run_id)["attempts_count"] == 4
+    alerts = [e for e in survivor.logs() if e.get("msg", "").startswith("tasks permanently")]
+    assert len(alerts) == 1
+
+    # An operator resolves it; the run finishes.
+    pgflow_conn.execute(
+        "select pgflow.complete_task(%s, 'only', 0, '\"resolved by hand\"'::jsonb)", (run_id,)
+    )
+    run = wait_run(pgflow_conn, run_id, timeout=10)
+    assert (run["status"], run["output"]) == ("completed", {"only": "resolved by hand"})
+    assert pgflow_conn.execute(
+        "select count(*) from pgflow.permanently_stalled_tasks"
+    ).fetchone() == (0,)
+
+
+def _sweeping_backend(conn):
+    row = conn.execute(
+        "select pid from pg_stat_activity where application_name like 'pgflow-worker:%%' "
+        "and query like '%%recover_stalled_tasks%%' and wait_event_type = 'Lock'"
+    ).fetchone()
+    return row[0] if row else None
+
+
+def _advisory_locks(conn):
+    """Advisory locks held in this test's database (the sweep's try lock is one)."""
+    return conn.execute(
+        "select count(*) from pg_locks where locktype = 'advisory' and granted "
+        "and database = (select oid from pg_database where datname = current_database())"
+    ).fetchone()[0]
+
+
+def test_worker_killed_mid_sweep_leaves_no_lock_and_the_next_sweep_recovers(
+    pgflow_conn, pgflow_dsn, start_worker
+):
+    # A task claimed long ago by a worker that died (no worker process involved).
+    pgflow_conn.execute(
+        "select pgflow.ensure_flow_compiled('quick', %s::jsonb)", (json.dumps(quick.shape()),)
+    )
+    dead = uuid.uuid4()
+    pgflow_conn.execute("select pgflow.register_worker(%s, 'quick', 'dead')", (dead,))
+    run_id = start_flow(pgflow_conn, "quick", {"x": 1})
+    msg_ids = [r[0] for r in pgflow_conn.execute("select msg_id from pgmq.read('quick', 5, 10)")]
+    pgflow_conn.execute("select * from pgflow.start_tasks('quick', %s, %s)", (msg_ids, dead))
+    _fast_forward(pgflow_conn, run_id, seconds=600)
+
+    # Worker A's sweep gets stuck inside its transaction (after taking the sweep's advisory
+    # lock) behind a table lock; A is killed there, and its orphaned session terminated.
+    with psycopg.connect(pgflow_dsn) as blocker:
+        blocker.execute("lock table pgflow.step_tasks in exclusive mode")
+        worker_a = start_worker(QUICK, *SWEEP)
+        pid = wait_for(lambda: _sweeping_backend(pgflow_conn), what="A's sweep to block")
+        assert _advisory_locks(pgflow_conn) == 1  # held by the stuck sweep
+        worker_a.kill()
+        assert pgflow_conn.execute("select pg_terminate_backend(%s)", (pid,)).fetchone() == (True,)
+        wait_for(lambda: _advisory_locks(pgflow_conn) == 0, what="the sweep's lock to go")
+        blocker.rollback()
+
+    # Nothing was half done; the next worker's first sweep recovers the task, once.
+    task = _the_task(pgflow_conn, run_id)
+    assert (task["status"], task["requeued_count"]) == ("started", 0)
+    worker_b = start_worker(QUICK, *SWEEP)
+    run = wait_run(pgflow_conn, run_id, timeout=30)
+    assert (run["status"], run["output"]) == ("completed", {"echo": {"x": 1}})
+    task = _the_task(pgflow_conn, run_id)
+    assert (task["attempts_count"], task["requeued_count"]) == (2, 1)
+    assert worker_b.has_log("stalled tasks requeued")
