@@ -11,6 +11,7 @@ import uuid
 
 from psycopg.types.json import Jsonb
 
+from pgflow.worker import WorkerConfig
 from tests.integration.flows.control import flow_a
 from tests.integration.worker_harness import (
     start_flow,
@@ -45,7 +46,8 @@ def test_registers_one_fresh_worker_row_per_flow_and_process(pgflow_conn, start_
             "select queue_name, throttle_interval_ms from pgmq.notify_insert_throttle"
         ).fetchall()
     )
-    assert throttles == {"flow_a": 250, "flow_b": 250}
+    default = WorkerConfig(dsn="").notify_throttle_ms
+    assert throttles == {"flow_a": default, "flow_b": default}
 
 
 def test_sigterm_drains_in_flight_task_then_marks_worker_stopped(pgflow_conn, start_worker):

@@ -15,14 +15,35 @@ def sample_results() -> Results:
     add = results.add
     add(Measurement("ceiling.b.p2", "Ceiling (b)", "msg/s", [2900.0, 2980.0, 3010.0]))
     add(Measurement("ceiling.b.p1", "Ceiling (b) 1", "msg/s", [1600.0, 1650.0, 1700.0]))
-    add(Measurement("W1", "W1 one-step runs", "tasks/s", [1790.0, 1850.0, 1900.0],
-                    details={"tasks": 5000, "drain_s": 2.7}))
+    add(
+        Measurement(
+            "W1",
+            "W1 one-step runs",
+            "tasks/s",
+            [1790.0, 1850.0, 1900.0],
+            details={"tasks": 5000, "drain_s": 2.7},
+        )
+    )
     add(Measurement("W3.pace", "W3 map pace", "x", [0.95, 0.97, 1.01]))
-    add(Measurement("L1.notify.p50", "L1 p50 with NOTIFY", "ms", [120.0, 114.0, 130.0],
-                    higher_is_better=False))
+    add(
+        Measurement(
+            "L1.notify.p50",
+            "L1 p50 with NOTIFY",
+            "ms",
+            [120.0, 114.0, 130.0],
+            higher_is_better=False,
+        )
+    )
     add(Measurement("S1.start_flow.empty", "S1 start_flow empty", "ms", [0.8, 0.82, 0.85]))
-    add(Measurement("S1.start_flow.history", "S1 start_flow 1M", "ms", [0.9, 0.93, 0.95],
-                    details={"history_runs": 1_000_000}))
+    add(
+        Measurement(
+            "S1.start_flow.history",
+            "S1 start_flow 1M",
+            "ms",
+            [0.9, 0.93, 0.95],
+            details={"history_runs": 1_000_000},
+        )
+    )
     results.peers["dbos"] = {"status": "unavailable", "reason": "not installed"}
     return results
 

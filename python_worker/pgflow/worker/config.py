@@ -26,7 +26,9 @@ class WorkerConfig:
         shutdown_grace_seconds: how long a stopping worker waits for in-flight tasks
             before abandoning them (neither completed nor failed; the sweep recovers them).
         notify_throttle_ms: throttle given to ``pgflow.enable_flow_notify`` when the worker
-            enables NOTIFY on a queue that has none yet.
+            enables NOTIFY on a queue that has none yet: at most one notification per
+            queue per window (20 ms: a burst still wakes a worker within ~20 ms, while
+            the per-queue throttle row pgmq updates stays cool).
         listen: use LISTEN/NOTIFY (false = polling only).
         allow_data_loss: let ``ensure_flow_compiled`` drop and recreate a flow whose
             stored shape differs (deletes all its runs).
@@ -49,7 +51,7 @@ class WorkerConfig:
     heartbeat_interval_seconds: float = 5.0
     sweep_interval_seconds: float = 15.0
     shutdown_grace_seconds: float = 30.0
-    notify_throttle_ms: int = 250
+    notify_throttle_ms: int = 20
     listen: bool = True
     allow_data_loss: bool = False
     reconnect_max_seconds: float = 15.0
