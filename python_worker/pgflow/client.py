@@ -362,7 +362,8 @@ class Client:
         except psycopg.errors.ForeignKeyViolation as exc:
             raise FlowNotFound(
                 f"flow {slug!r} is not defined in the database; start a worker for it "
-                "(`pgflow-worker module:flow`) or create it with pgflow.create_flow"
+                "(`pgflow-worker module:flow`) or create it with the SQL function "
+                "pgflow.create_flow"
             ) from exc
         except psycopg.errors.UniqueViolation as exc:
             raise RunAlreadyExists(f"a run with run_id {run_id} already exists") from exc

@@ -71,7 +71,11 @@ def load_flow(reference: str) -> Any:
 
 @click.command(context_settings={"auto_envvar_prefix": "PGFLOW_WORKER"})
 @click.argument("flows", nargs=-1, required=True, metavar="MODULE:FLOW...")
-@click.option("--dsn", help="Database (default: $PGFLOW_DATABASE_URL, then $DATABASE_URL).")
+@click.option(
+    "--dsn",
+    help="Database URL (default: $PGFLOW_DATABASE_URL, $DATABASE_URL, else the embedded dev"
+    " cluster).",
+)
 @click.option(
     "--max-concurrency",
     type=click.IntRange(min=1),
