@@ -42,7 +42,7 @@ create function pgflow._cron_version()
 returns text
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_version text;
@@ -67,7 +67,7 @@ create function pgflow._schedule_job_name(schedule_name text)
 returns text
 language sql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select 'pgflow_schedule:' || schedule_name;
 $$;
@@ -86,7 +86,7 @@ returns bigint
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_name text := coalesce(schedule_flow.schedule_name, schedule_flow.flow_slug);
@@ -161,7 +161,7 @@ returns boolean
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_name text := coalesce(unschedule_flow.schedule_name, unschedule_flow.flow_slug);
@@ -189,7 +189,7 @@ returns text
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_row pgflow.schedules;
@@ -226,7 +226,7 @@ create function pgflow._start_scheduled_flow(schedule_name text)
 returns uuid
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_schedule pgflow.schedules;
@@ -271,7 +271,7 @@ create function pgflow.scheduled_run_id(schedule_name text, slot timestamptz)
 returns uuid
 language sql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select md5(
     scheduled_run_id.schedule_name || '@' || extract(epoch from scheduled_run_id.slot)::bigint::text
@@ -289,7 +289,7 @@ create or replace function pgflow.delete_flow_and_data(p_flow_slug text)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if exists (select 1 from pgmq.meta as m where m.queue_name = p_flow_slug) then
@@ -329,7 +329,7 @@ create or replace function pgflow._max_payload_bytes()
 returns bigint
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_setting text := pg_catalog.current_setting('pgflow.max_payload_bytes', true);
@@ -367,7 +367,7 @@ create or replace function pgflow._check_payload_size(payload jsonb, payload_nam
 returns void
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_size int := pg_catalog.pg_column_size(payload);
@@ -404,7 +404,7 @@ create or replace function pgflow.start_flow(
 returns setof pgflow.runs
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;
@@ -515,7 +515,7 @@ create or replace function pgflow.complete_task(run_id uuid, step_slug text, tas
 returns setof pgflow.step_tasks
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;
@@ -659,7 +659,7 @@ create or replace function pgflow.ensure_flow_compiled(flow_slug text, shape jso
 returns jsonb
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_diffs text[];
@@ -729,7 +729,7 @@ create or replace function pgflow._realtime_enabled()
 returns boolean
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   -- Only a function of a trusted owner: pgflow functions running as their owner call it.
   select exists (
@@ -758,7 +758,7 @@ returns setof pgmq.message_record
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- VALIDATE: only the queue of an existing flow is read, so the text argument never
@@ -801,7 +801,7 @@ returns boolean
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- VALIDATE

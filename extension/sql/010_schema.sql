@@ -27,7 +27,7 @@ create function pgflow.version()
 returns text
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select v.version
   from pgflow.installed_versions as v

@@ -4,7 +4,7 @@ create function pgflow.is_valid_slug(slug text)
 returns boolean
 language sql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select slug is not null
     and slug <> ''
@@ -21,7 +21,7 @@ create function pgflow.calculate_retry_delay(base_delay numeric, attempts_count 
 returns int
 language sql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select floor(base_delay * power(2, attempts_count))::int;
 $$;
@@ -35,7 +35,7 @@ create function pgflow.is_local()
 returns boolean
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select coalesce(
     current_setting('app.settings.jwt_secret', true)
@@ -53,7 +53,7 @@ create function pgflow._realtime_enabled()
 returns boolean
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   -- Only a function of a trusted owner: pgflow functions running as their owner call it.
   select exists (
@@ -78,7 +78,7 @@ create function pgflow._broadcast(run_id uuid, event text, payload jsonb)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   -- Kept in a variable: realtime.send may not exist when this function is checked.

@@ -4,7 +4,7 @@ create function pgflow._max_payload_bytes()
 returns bigint
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_setting text := pg_catalog.current_setting('pgflow.max_payload_bytes', true);
@@ -42,7 +42,7 @@ create function pgflow._check_payload_size(payload jsonb, payload_name text)
 returns void
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_size int := pg_catalog.pg_column_size(payload);

@@ -4,7 +4,7 @@ create function pgflow._archive_task_message(p_run_id uuid, p_step_slug text, p_
 returns void
 language sql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select pgflow._archive_messages(t.flow_slug, array[t.message_id])
   from pgflow.step_tasks as t

@@ -4,7 +4,7 @@ create function pgflow._complete_step_cascade(state pgflow.step_states, step pgf
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- Each dependent loses a pending parent. A dependent map learns its task count now:

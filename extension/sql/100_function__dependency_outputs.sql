@@ -4,7 +4,7 @@ create function pgflow._dependency_outputs(run_id uuid, flow_slug text, step_slu
 returns jsonb
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select coalesce(jsonb_object_agg(d.dep_slug, ps.output), '{}'::jsonb)
   from pgflow.deps as d

@@ -4,7 +4,7 @@ create function pgflow._fail_run_by_condition(run_id uuid, step_slug text, realt
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_step pgflow.step_states;

@@ -4,7 +4,7 @@ create function pgflow._fail_step(state pgflow.step_states, error_message text)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_state pgflow.step_states;

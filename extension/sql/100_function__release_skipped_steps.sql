@@ -4,7 +4,7 @@ create function pgflow._release_skipped_steps(run_id uuid, flow_slug text, step_
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if step_slugs is null or cardinality(step_slugs) = 0 then

@@ -4,7 +4,7 @@ create function pgflow._skip_failed_step(state pgflow.step_states, step pgflow.s
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_state pgflow.step_states;

@@ -17,7 +17,7 @@ create function pgflow.add_step(
 returns pgflow.steps
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_step pgflow.steps;

@@ -11,7 +11,7 @@ returns table (
 )
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if msg_ids is null or vt_offsets is null or cardinality(msg_ids) = 0 then

@@ -8,7 +8,7 @@ create function pgflow.start_flow(
 returns setof pgflow.runs
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;

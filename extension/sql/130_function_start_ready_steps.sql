@@ -4,7 +4,7 @@ create function pgflow.start_ready_steps(run_id uuid)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_realtime boolean := pgflow._realtime_enabled();

@@ -4,7 +4,7 @@ create function pgflow.cascade_complete_taskless_steps(run_id uuid)
 returns int
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_realtime boolean := pgflow._realtime_enabled();

@@ -4,7 +4,7 @@ create function pgflow.maybe_complete_run(run_id uuid)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;

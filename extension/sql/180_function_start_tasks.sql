@@ -5,7 +5,7 @@ create function pgflow.start_tasks(flow_slug text, msg_ids bigint[], worker_id u
 returns setof pgflow.step_task_record
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run_ids uuid[];

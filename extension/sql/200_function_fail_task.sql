@@ -4,7 +4,7 @@ create function pgflow.fail_task(run_id uuid, step_slug text, task_index int, er
 returns setof pgflow.step_tasks
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;

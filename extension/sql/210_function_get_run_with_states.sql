@@ -5,7 +5,7 @@ returns jsonb
 language sql
 stable
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select jsonb_build_object(
     'run', to_jsonb(r),
@@ -30,7 +30,7 @@ returns jsonb
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run_id uuid;

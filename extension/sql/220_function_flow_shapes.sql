@@ -5,7 +5,7 @@ create function pgflow._get_flow_shape(p_flow_slug text)
 returns jsonb
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select jsonb_build_object('steps', coalesce(jsonb_agg(
     jsonb_build_object(
@@ -42,7 +42,7 @@ create function pgflow._compare_flow_shapes(p_local jsonb, p_db jsonb)
 returns text[]
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_local jsonb := coalesce(p_local -> 'steps', '[]'::jsonb);
@@ -119,7 +119,7 @@ create function pgflow._create_flow_from_shape(p_flow_slug text, p_shape jsonb)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_step jsonb;
@@ -165,7 +165,7 @@ create function pgflow.ensure_flow_compiled(flow_slug text, shape jsonb, allow_d
 returns jsonb
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_diffs text[];
@@ -218,7 +218,7 @@ create function pgflow.delete_flow_and_data(p_flow_slug text)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if exists (select 1 from pgmq.meta as m where m.queue_name = p_flow_slug) then

@@ -4,7 +4,7 @@ create function pgflow.track_worker_function(function_name text)
 returns void
 language sql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   insert into pgflow.worker_functions (function_name, updated_at)
   values (track_worker_function.function_name, clock_timestamp())
@@ -20,7 +20,7 @@ create function pgflow.mark_worker_stopped(worker_id uuid)
 returns void
 language sql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   update pgflow.workers as w
   set stopped_at = clock_timestamp()
@@ -35,7 +35,7 @@ create function pgflow.register_worker(worker_id uuid, queue_name text, function
 returns pgflow.workers
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_worker pgflow.workers;
@@ -67,7 +67,7 @@ create function pgflow.worker_heartbeat(worker_id uuid)
 returns boolean
 language sql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   update pgflow.workers as w
   set last_heartbeat_at = clock_timestamp()
@@ -85,7 +85,7 @@ create function pgflow.deprecate_worker(worker_id uuid)
 returns void
 language sql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   update pgflow.workers as w
   set deprecated_at = coalesce(w.deprecated_at, clock_timestamp())

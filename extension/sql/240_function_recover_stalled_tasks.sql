@@ -5,7 +5,7 @@ returns int
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_requeued int := 0;
@@ -90,7 +90,7 @@ returns int
 language sql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select pgflow.recover_stalled_tasks();
 $$;

@@ -4,7 +4,7 @@ create function pgflow._cron_version()
 returns text
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_version text;
@@ -29,7 +29,7 @@ create function pgflow._schedule_job_name(schedule_name text)
 returns text
 language sql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select 'pgflow_schedule:' || schedule_name;
 $$;
@@ -48,7 +48,7 @@ returns bigint
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_name text := coalesce(schedule_flow.schedule_name, schedule_flow.flow_slug);
@@ -123,7 +123,7 @@ returns boolean
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_name text := coalesce(unschedule_flow.schedule_name, unschedule_flow.flow_slug);
@@ -151,7 +151,7 @@ returns text
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_row pgflow.schedules;
@@ -188,7 +188,7 @@ create function pgflow._start_scheduled_flow(schedule_name text)
 returns uuid
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_schedule pgflow.schedules;
@@ -233,7 +233,7 @@ create function pgflow.scheduled_run_id(schedule_name text, slot timestamptz)
 returns uuid
 language sql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select md5(
     scheduled_run_id.schedule_name || '@' || extract(epoch from scheduled_run_id.slot)::bigint::text

@@ -5,7 +5,7 @@ returns setof pgmq.message_record
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- VALIDATE: only the queue of an existing flow is read, so the text argument never

@@ -6,7 +6,7 @@ returns boolean
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- VALIDATE

@@ -31,7 +31,7 @@ create function pgflow.version()
 returns text
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select v.version
   from pgflow.installed_versions as v
@@ -70,7 +70,7 @@ create function pgflow.is_valid_slug(slug text)
 returns boolean
 language sql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select slug is not null
     and slug <> ''
@@ -87,7 +87,7 @@ create function pgflow.calculate_retry_delay(base_delay numeric, attempts_count 
 returns int
 language sql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select floor(base_delay * power(2, attempts_count))::int;
 $$;
@@ -101,7 +101,7 @@ create function pgflow.is_local()
 returns boolean
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select coalesce(
     current_setting('app.settings.jwt_secret', true)
@@ -119,7 +119,7 @@ create function pgflow._realtime_enabled()
 returns boolean
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   -- Only a function of a trusted owner: pgflow functions running as their owner call it.
   select exists (
@@ -144,7 +144,7 @@ create function pgflow._broadcast(run_id uuid, event text, payload jsonb)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   -- Kept in a variable: realtime.send may not exist when this function is checked.
@@ -446,7 +446,7 @@ create function pgflow._archive_messages(queue_name text, msg_ids bigint[])
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if msg_ids is not null and cardinality(msg_ids) > 0 then
@@ -466,7 +466,7 @@ create function pgflow._max_payload_bytes()
 returns bigint
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_setting text := pg_catalog.current_setting('pgflow.max_payload_bytes', true);
@@ -504,7 +504,7 @@ create function pgflow._check_payload_size(payload jsonb, payload_name text)
 returns void
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_size int := pg_catalog.pg_column_size(payload);
@@ -537,7 +537,7 @@ create function pgflow._validate_option(option_name text, option_value int, min_
 returns void
 language plpgsql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if option_value is not null and option_value < min_value then
@@ -559,7 +559,7 @@ create function pgflow._archive_task_message(p_run_id uuid, p_step_slug text, p_
 returns void
 language sql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select pgflow._archive_messages(t.flow_slug, array[t.message_id])
   from pgflow.step_tasks as t
@@ -581,7 +581,7 @@ create function pgflow._complete_step_cascade(state pgflow.step_states, step pgf
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- Each dependent loses a pending parent. A dependent map learns its task count now:
@@ -641,7 +641,7 @@ create function pgflow._dependency_outputs(run_id uuid, flow_slug text, step_slu
 returns jsonb
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select coalesce(jsonb_object_agg(d.dep_slug, ps.output), '{}'::jsonb)
   from pgflow.deps as d
@@ -665,7 +665,7 @@ create function pgflow._fail_run(run_id uuid, error_message text)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;
@@ -718,7 +718,7 @@ create function pgflow._fail_run_by_condition(run_id uuid, step_slug text, realt
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_step pgflow.step_states;
@@ -760,7 +760,7 @@ create function pgflow._fail_step(state pgflow.step_states, error_message text)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_state pgflow.step_states;
@@ -804,7 +804,7 @@ create function pgflow._fail_task_with_type_violation(
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_state pgflow.step_states;
@@ -856,7 +856,7 @@ create function pgflow._release_skipped_steps(run_id uuid, flow_slug text, step_
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if step_slugs is null or cardinality(step_slugs) = 0 then
@@ -904,7 +904,7 @@ create function pgflow._skip_failed_step(state pgflow.step_states, step pgflow.s
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_state pgflow.step_states;
@@ -986,7 +986,7 @@ create function pgflow.add_step(
 returns pgflow.steps
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_step pgflow.steps;
@@ -1167,7 +1167,7 @@ create function pgflow.create_flow(
 returns pgflow.flows
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_flow pgflow.flows;
@@ -1252,7 +1252,7 @@ returns table (
 )
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if msg_ids is null or vt_offsets is null or cardinality(msg_ids) = 0 then
@@ -1296,7 +1296,7 @@ create function pgflow.start_flow(
 returns setof pgflow.runs
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;
@@ -1407,7 +1407,7 @@ create function pgflow._cascade(run_id uuid)
 returns boolean
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_rounds int := 0;
@@ -1440,7 +1440,7 @@ create function pgflow.start_ready_steps(run_id uuid)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_realtime boolean := pgflow._realtime_enabled();
@@ -1527,7 +1527,7 @@ create function pgflow.cascade_complete_taskless_steps(run_id uuid)
 returns int
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_realtime boolean := pgflow._realtime_enabled();
@@ -1632,7 +1632,7 @@ create function pgflow._cascade_force_skip_steps(run_id uuid, step_slug text, sk
 returns int
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_flow_slug text;
@@ -1727,7 +1727,7 @@ create function pgflow.cascade_resolve_conditions(run_id uuid)
 returns boolean
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;
@@ -1860,7 +1860,7 @@ create function pgflow.maybe_complete_run(run_id uuid)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;
@@ -1912,7 +1912,7 @@ create function pgflow.start_tasks(flow_slug text, msg_ids bigint[], worker_id u
 returns setof pgflow.step_task_record
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run_ids uuid[];
@@ -2019,7 +2019,7 @@ create function pgflow.complete_task(run_id uuid, step_slug text, task_index int
 returns setof pgflow.step_tasks
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;
@@ -2163,7 +2163,7 @@ create function pgflow.fail_task(run_id uuid, step_slug text, task_index int, er
 returns setof pgflow.step_tasks
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;
@@ -2298,7 +2298,7 @@ returns jsonb
 language sql
 stable
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select jsonb_build_object(
     'run', to_jsonb(r),
@@ -2323,7 +2323,7 @@ returns jsonb
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run_id uuid;
@@ -2347,7 +2347,7 @@ create function pgflow._get_flow_shape(p_flow_slug text)
 returns jsonb
 language sql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select jsonb_build_object('steps', coalesce(jsonb_agg(
     jsonb_build_object(
@@ -2384,7 +2384,7 @@ create function pgflow._compare_flow_shapes(p_local jsonb, p_db jsonb)
 returns text[]
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_local jsonb := coalesce(p_local -> 'steps', '[]'::jsonb);
@@ -2461,7 +2461,7 @@ create function pgflow._create_flow_from_shape(p_flow_slug text, p_shape jsonb)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_step jsonb;
@@ -2507,7 +2507,7 @@ create function pgflow.ensure_flow_compiled(flow_slug text, shape jsonb, allow_d
 returns jsonb
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_diffs text[];
@@ -2560,7 +2560,7 @@ create function pgflow.delete_flow_and_data(p_flow_slug text)
 returns void
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if exists (select 1 from pgmq.meta as m where m.queue_name = p_flow_slug) then
@@ -2595,7 +2595,7 @@ create function pgflow.track_worker_function(function_name text)
 returns void
 language sql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   insert into pgflow.worker_functions (function_name, updated_at)
   values (track_worker_function.function_name, clock_timestamp())
@@ -2611,7 +2611,7 @@ create function pgflow.mark_worker_stopped(worker_id uuid)
 returns void
 language sql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   update pgflow.workers as w
   set stopped_at = clock_timestamp()
@@ -2626,7 +2626,7 @@ create function pgflow.register_worker(worker_id uuid, queue_name text, function
 returns pgflow.workers
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_worker pgflow.workers;
@@ -2658,7 +2658,7 @@ create function pgflow.worker_heartbeat(worker_id uuid)
 returns boolean
 language sql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   update pgflow.workers as w
   set last_heartbeat_at = clock_timestamp()
@@ -2676,7 +2676,7 @@ create function pgflow.deprecate_worker(worker_id uuid)
 returns void
 language sql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   update pgflow.workers as w
   set deprecated_at = coalesce(w.deprecated_at, clock_timestamp())
@@ -2696,7 +2696,7 @@ returns int
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_requeued int := 0;
@@ -2781,7 +2781,7 @@ returns int
 language sql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select pgflow.recover_stalled_tasks();
 $$;
@@ -2824,7 +2824,7 @@ returns text
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_version text;
@@ -2893,7 +2893,7 @@ returns void
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_cutoff timestamptz;
@@ -2947,7 +2947,7 @@ create function pgflow._cron_version()
 returns text
 language plpgsql
 stable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_version text;
@@ -2972,7 +2972,7 @@ create function pgflow._schedule_job_name(schedule_name text)
 returns text
 language sql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select 'pgflow_schedule:' || schedule_name;
 $$;
@@ -2991,7 +2991,7 @@ returns bigint
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_name text := coalesce(schedule_flow.schedule_name, schedule_flow.flow_slug);
@@ -3066,7 +3066,7 @@ returns boolean
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_name text := coalesce(unschedule_flow.schedule_name, unschedule_flow.flow_slug);
@@ -3094,7 +3094,7 @@ returns text
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_row pgflow.schedules;
@@ -3131,7 +3131,7 @@ create function pgflow._start_scheduled_flow(schedule_name text)
 returns uuid
 language plpgsql
 volatile
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_schedule pgflow.schedules;
@@ -3176,7 +3176,7 @@ create function pgflow.scheduled_run_id(schedule_name text, slot timestamptz)
 returns uuid
 language sql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select md5(
     scheduled_run_id.schedule_name || '@' || extract(epoch from scheduled_run_id.slot)::bigint::text
@@ -3196,7 +3196,7 @@ returns setof pgmq.message_record
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- VALIDATE: only the queue of an existing flow is read, so the text argument never
@@ -3239,7 +3239,7 @@ returns boolean
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- VALIDATE
