@@ -48,7 +48,8 @@ UPSTREAM = {
 }
 #: Oldest pgmq with everything below (message_record.headers arrived in 1.5).
 PGMQ_MIN_VERSION = "1.5"
-#: Fields of pgmq.message_record the worker reads (pgflow/worker/queries.py READ_MESSAGES).
+#: Fields of pgmq.message_record the worker reads (pgflow.read_and_start_tasks passes them
+#: through; pgflow/worker/queries.py READ_AND_START_TASKS).
 PGMQ_MESSAGE_FIELDS = ("msg_id", "read_ct", "enqueued_at", "vt", "message", "headers")
 #: pgmq relations the pgflow SQL reads.
 PGMQ_RELATIONS = ("meta",)

@@ -51,19 +51,23 @@ without allow_data_loss only in that case. As upstream pgflow.';
 
 create function pgflow._realtime_enabled()
 returns boolean
-language sql
+language plpgsql
 stable
 set search_path = pg_catalog, pg_temp
 as $$
+begin
+  -- PL/pgSQL, not SQL: a SQL function with SET is never inlined and re-plans its query at
+  -- every call, and hot paths call this once per transition.
   -- Only a function of a trusted owner: pgflow functions running as their owner call it.
-  select exists (
+  return exists (
     select 1
     from pg_catalog.pg_proc as p
-    join pg_catalog.pg_roles as r on r.oid = p.proowner
+    join pg_catalog.pg_roles as a on a.oid = p.proowner
     where p.oid = pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)')
-      and (r.rolsuper
+      and (a.rolsuper
            or p.proowner = (select n.nspowner from pg_catalog.pg_namespace as n where n.nspname = 'pgflow'))
   );
+end;
 $$;
 
 comment on function pgflow._realtime_enabled() is

@@ -15,6 +15,7 @@ declare
   v_root_map text;
   v_steps_count int;
   v_root_tasks int;
+  v_realtime boolean;
 begin
   -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
   perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
@@ -77,7 +78,8 @@ begin
   from pgflow.steps as s
   where s.flow_slug = start_flow.flow_slug;
 
-  if pgflow._realtime_enabled() then
+  v_realtime := pgflow._realtime_enabled();
+  if v_realtime then
     perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
       'event_type', 'run:started',
       'run_id', v_run.run_id,
@@ -89,8 +91,23 @@ begin
     ));
   end if;
 
-  -- CASCADE: conditions, empty maps, ready steps, completion.
-  if pgflow._cascade(v_run.run_id) then
+  -- CASCADE: conditions, empty maps, ready steps, completion. Fast path, same outcome:
+  -- without broadcasts, conditions or a ready step without tasks (an empty root map), and
+  -- with at least one step, the cascade only starts the ready steps and cannot complete.
+  if not v_realtime
+     and v_steps_count > 0
+     and not exists (
+       select 1 from pgflow.steps as s
+       where s.flow_slug = start_flow.flow_slug
+         and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
+     )
+     and not exists (
+       select 1 from pgflow.step_states as ss
+       where ss.run_id = v_run.run_id and ss.remaining_deps = 0
+         and not coalesce(ss.initial_tasks > 0, false)
+     ) then
+    perform pgflow._start_ready_steps_of_runs(array[v_run.run_id]);
+  elsif pgflow._cascade(v_run.run_id) then
     perform pgflow.start_ready_steps(v_run.run_id);
     perform pgflow.maybe_complete_run(v_run.run_id);
   end if;

@@ -1,7 +1,13 @@
 -- start_tasks: second phase of two-phase polling. Claims the tasks behind messages a
--- worker has read and returns each task with its handler input.
+-- worker has read and returns each task with its handler input. The work is done by
+-- _start_tasks, shared with read_and__start_tasks.
 
-create function pgflow.start_tasks(flow_slug text, msg_ids bigint[], worker_id uuid)
+create function pgflow._start_tasks(
+  flow_slug text,
+  msg_ids bigint[],
+  worker_id uuid,
+  extend_lease boolean
+)
 returns setof pgflow.step_task_record
 language plpgsql
 volatile
@@ -25,8 +31,8 @@ begin
     from pgflow.step_tasks as t
     join pgflow.runs as r on r.run_id = t.run_id
     join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
-    where t.flow_slug = start_tasks.flow_slug
-      and t.message_id = any(start_tasks.msg_ids)
+    where t.flow_slug = _start_tasks.flow_slug
+      and t.message_id = any(_start_tasks.msg_ids)
       and t.status = 'queued'
       and r.status = 'started'
       and ss.status = 'started'
@@ -38,7 +44,7 @@ begin
     set status = 'started',
         attempts_count = t.attempts_count + 1,
         started_at = now(),
-        last_worker_id = start_tasks.worker_id
+        last_worker_id = _start_tasks.worker_id
     from claimable as c
     where t.run_id = c.run_id
       and t.step_slug = c.step_slug
@@ -62,13 +68,16 @@ begin
   end if;
 
   -- The lease: each claimed message stays invisible for the task's timeout + 2 seconds.
-  -- Done in this call, before returning, so no reader can see the message meanwhile.
-  perform pgflow.set_vt_batch(start_tasks.flow_slug, v_message_ids, v_vt_offsets);
+  -- Done in this call, before returning, so no reader can see the message meanwhile
+  -- (unless the caller read the messages with that lease already).
+  if extend_lease then
+    perform pgflow.set_vt_batch(_start_tasks.flow_slug, v_message_ids, v_vt_offsets);
+  end if;
 
   -- RETURN: each task with its input.
   return query
   select
-    start_tasks.flow_slug,
+    _start_tasks.flow_slug,
     c.run_id,
     c.step_slug,
     case
@@ -88,8 +97,27 @@ begin
   from unnest(v_run_ids, v_step_slugs, v_task_indexes, v_message_ids)
     with ordinality as c (run_id, step_slug, task_index, message_id, ord)
   join pgflow.runs as r on r.run_id = c.run_id
-  join pgflow.steps as s on s.flow_slug = start_tasks.flow_slug and s.step_slug = c.step_slug
+  join pgflow.steps as s on s.flow_slug = _start_tasks.flow_slug and s.step_slug = c.step_slug
   order by c.ord;
+end;
+$$;
+
+comment on function pgflow._start_tasks(text, bigint[], uuid, boolean) is
+'The body of start_tasks (which see), shared with read_and_start_tasks: claims the tasks
+behind messages msg_ids of flow flow_slug for worker worker_id and returns them with their
+input. With extend_lease false the messages keep their visibility timeout (the caller
+read them with the task timeout + 2 s already); with true it is set as start_tasks
+documents.';
+
+create function pgflow.start_tasks(flow_slug text, msg_ids bigint[], worker_id uuid)
+returns setof pgflow.step_task_record
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  return query select * from pgflow._start_tasks(start_tasks.flow_slug, start_tasks.msg_ids,
+                                                  start_tasks.worker_id, true);
 end;
 $$;
 
@@ -103,4 +131,4 @@ the flow timeout) + 2 seconds. Returns step_task_record rows: input is the run i
 element (root map), the parent output element (dependent map), {dep_slug: output} over
 completed dependencies (dependent single step) or {} (root single step, whose flow_input
 carries the run input; NULL for every other kind). NULL or empty msg_ids return nothing.
-As upstream pgflow 0.14.1 start_tasks.';
+As upstream pgflow 0.14.1 _start_tasks.';

@@ -41,10 +41,12 @@ begin
   --    privilege. (Already SECURITY DEFINER in their own files: get_run_with_states,
   --    start_flow_with_states, recover_stalled_tasks, requeue_stalled_tasks,
   --    setup_requeue_stalled_tasks_cron, prune_data_older_than, schedule_flow,
-  --    unschedule_flow, sync_flow_schedule, read_tasks, enable_flow_notify.)
+  --    unschedule_flow, sync_flow_schedule, read_tasks, read_and_start_tasks,
+  --    enable_flow_notify.)
   alter function pgflow.start_flow(text, jsonb, uuid) security definer;
   alter function pgflow.start_tasks(text, bigint[], uuid) security definer;
   alter function pgflow.complete_task(uuid, text, int, jsonb) security definer;
+  alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[]) security definer;
   alter function pgflow.fail_task(uuid, text, int, text) security definer;
   alter function pgflow.ensure_flow_compiled(text, jsonb, boolean) security definer;
   alter function pgflow.register_worker(uuid, text, text) security definer;
@@ -94,8 +96,10 @@ begin
       pgflow.sync_flow_schedule(text, text, jsonb),
       pgflow.enable_flow_notify(text, int),
       pgflow.read_tasks(text, int, int),
+      pgflow.read_and_start_tasks(text, uuid, int, int, text[]),
       pgflow.start_tasks(text, bigint[], uuid),
       pgflow.complete_task(uuid, text, int, jsonb),
+      pgflow.complete_tasks(uuid[], text[], int[], jsonb[]),
       pgflow.fail_task(uuid, text, int, text),
       pgflow.worker_heartbeat(uuid),
       pgflow.recover_stalled_tasks(),
@@ -135,7 +139,8 @@ role, and that role gets nothing); then grants each existing role exactly its pr
 pgflow_worker: USAGE on the schema, SELECT on installed_versions, flows, steps, deps, runs,
 step_states, step_tasks and permanently_stalled_tasks, EXECUTE on version,
 ensure_flow_compiled, track_worker_function, register_worker, sync_flow_schedule,
-enable_flow_notify, read_tasks, start_tasks, complete_task, fail_task, worker_heartbeat,
+enable_flow_notify, read_tasks, read_and_start_tasks, start_tasks, complete_task,
+complete_tasks, fail_task, worker_heartbeat,
 recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker and mark_worker_stopped.
 pgflow_client: the same USAGE and SELECT, EXECUTE on version, start_flow,
 start_flow_with_states and get_run_with_states. Returns the roles that got their grants.

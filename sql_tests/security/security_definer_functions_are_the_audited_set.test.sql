@@ -9,6 +9,7 @@ select is(
         order by 1),
   array[
     'complete_task(uuid,text,integer,jsonb)',
+    'complete_tasks(uuid[],text[],integer[],jsonb[])',
     'deprecate_worker(uuid)',
     'enable_flow_notify(text,integer)',
     'ensure_flow_compiled(text,jsonb,boolean)',
@@ -16,6 +17,7 @@ select is(
     'get_run_with_states(uuid)',
     'mark_worker_stopped(uuid)',
     'prune_data_older_than(interval)',
+    'read_and_start_tasks(text,uuid,integer,integer,text[])',
     'read_tasks(text,integer,integer)',
     'recover_stalled_tasks()',
     'register_worker(uuid,text,text)',

@@ -5,11 +5,13 @@ select plan(5);
 select ok(has_schema_privilege('pgflow_worker', 'pgflow', 'usage'), 'pgflow_worker has USAGE on schema pgflow');
 select is(pgflow_tests.executable_by('pgflow_worker'), array[
     'complete_task(uuid,text,integer,jsonb)',
+    'complete_tasks(uuid[],text[],integer[],jsonb[])',
     'deprecate_worker(uuid)',
     'enable_flow_notify(text,integer)',
     'ensure_flow_compiled(text,jsonb,boolean)',
     'fail_task(uuid,text,integer,text)',
     'mark_worker_stopped(uuid)',
+    'read_and_start_tasks(text,uuid,integer,integer,text[])',
     'read_tasks(text,integer,integer)',
     'recover_stalled_tasks()',
     'register_worker(uuid,text,text)',

@@ -98,6 +98,7 @@ class Scenario:
     priority: tuple[str, ...]  # claim order: earlier slugs first, then by task_index
     batch: bool  # claim every visible task per round (else one task per round)
     duplicates: bool  # send every report twice (at-least-once delivery of reports)
+    grouped: bool = False  # completions of a round in one complete_tasks call (group commit)
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(repr(self))  # hypothesis prints falsifying examples with this
@@ -111,7 +112,8 @@ class Scenario:
             f"start_flow(flow, '{dumps(self.run_input)}')",
             f"worker claims {'every visible task' if self.batch else 'one task'} per round, "
             f"steps by priority {' > '.join(self.priority)}"
-            + (", every report sent twice" if self.duplicates else ""),
+            + (", every report sent twice" if self.duplicates else "")
+            + (", completions of a round in one complete_tasks call" if self.grouped else ""),
         ]
         for s in self.flow.steps:
             count = MAX_MAP_TASKS if s.kind == "map" else 1
@@ -125,7 +127,7 @@ def _feeds_map(steps: list[StepSpec], slug: str) -> bool:
 
 
 @st.composite
-def scenarios(draw: st.DrawFn) -> Scenario:
+def scenarios(draw: st.DrawFn, grouped: bool = False) -> Scenario:
     steps: list[StepSpec] = []
     for i in range(draw(st.integers(1, 6))):
         earlier = [s.slug for s in steps]
@@ -183,8 +185,9 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         run_input,
         outcomes,
         priority,
-        batch=draw(st.booleans()),
+        batch=grouped or draw(st.booleans()),  # grouping needs several tasks per round
         duplicates=draw(st.booleans()),
+        grouped=grouped,
     )
 
 
@@ -274,6 +277,20 @@ class Driver:
         if row is not None and row[0] is not None:
             self.completions.setdefault(key, set()).add(row[0])
 
+    def complete_many(self, items: list[tuple[tuple[str, int], Any]]) -> None:
+        """Report several outputs in one pgflow.complete_tasks call, in list order."""
+        rows = self.conn.execute(
+            "select step_slug, task_index, status"
+            " from pgflow.complete_tasks(%s::uuid[], %s::text[], %s::int[], %s::jsonb[])",
+            (
+                [self.run_id] * len(items),
+                [key[0] for key, _ in items],
+                [key[1] for key, _ in items],
+                [json.dumps(output) for _, output in items],
+            ),
+        ).fetchall()
+        assert [(r[0], r[1]) for r in rows] == [key for key, _ in items], "one row per item"
+
     def fail(self, key: tuple[str, int], error: str) -> None:
         self.conn.execute(
             "select pgflow.fail_task(%s::uuid, %s, %s, %s)", (self.run_id, key[0], key[1], error)
@@ -338,6 +355,7 @@ def run_scenario(conn: psycopg.Connection, slug: str, scenario: Scenario) -> Non
             want_input, want_flow_input = expected[key]
             assert dumps(got_input) == dumps(want_input), f"input of {key}"
             assert dumps(got_flow_input) == dumps(want_flow_input), f"flow_input of {key}"
+        grouped: list[tuple[tuple[str, int], Any]] = []
         for key in claim:
             outcome = scenario.outcomes[key[0]][key[1]]
             attempt = model.tasks[key].attempts
@@ -347,10 +365,18 @@ def run_scenario(conn: psycopg.Connection, slug: str, scenario: Scenario) -> Non
                     note(f"fail_task {key} attempt {attempt}")
                     driver.fail(key, error)
                     model.fail(key, error)
+                elif scenario.grouped:
+                    grouped.append((key, outcome.output))
                 else:
                     note(f"complete_task {key} -> {dumps(outcome.output)}")
                     driver.complete(key, outcome.output)
                     model.complete(key, outcome.output)
+        if grouped:
+            # complete_tasks = complete_task per item in array order, in one transaction.
+            note(f"complete_tasks {[(k, dumps(o)) for k, o in grouped]}")
+            driver.complete_many(grouped)
+            for key, output in grouped:
+                model.complete(key, output)
     else:
         pytest.fail(f"run still had visible tasks after {MAX_ROUNDS} rounds")
 
@@ -403,6 +429,17 @@ _flow_numbers = itertools.count(1)
 @given(scenario=scenarios())
 def test_random_flows_agree_with_the_model(pgflow_conn, scenario):
     slug = f"f_{next(_flow_numbers)}"
+    note(f"flow slug {slug}")
+    try:
+        run_scenario(pgflow_conn, slug, scenario)
+    finally:
+        pgflow_conn.execute("select pgflow.delete_flow_and_data(%s)", (slug,))
+
+
+@settings(PROFILE, max_examples=100)
+@given(scenario=scenarios(grouped=True))
+def test_random_flows_with_grouped_completions_agree_with_the_model(pgflow_conn, scenario):
+    slug = f"g_{next(_flow_numbers)}"
     note(f"flow slug {slug}")
     try:
         run_scenario(pgflow_conn, slug, scenario)

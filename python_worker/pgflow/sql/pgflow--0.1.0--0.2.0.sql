@@ -708,6 +708,928 @@ and recreated), mismatch (shapes differ; nothing changed, the worker must refuse
 start). Raises invalid_parameter_value, writing nothing, when shape is not a JSON object
 with a "steps" array (pgflow-py; upstream compiles an empty flow). As upstream 0.14.1.';
 
+-- ==================================================================== Performance (#6)
+-- Batched completion (complete_tasks), read + start in one call (read_and_start_tasks),
+-- a set-based start of ready steps over many runs (also start_flow's fast path), and
+-- PL/pgSQL (plan-cached) bodies for helpers on hot paths.
+
+-- ==== 100_function__dependency_outputs.sql ====
+-- _dependency_outputs: the input of a dependent single step.
+
+create or replace function pgflow._dependency_outputs(run_id uuid, flow_slug text, step_slug text)
+returns jsonb
+language plpgsql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  -- PL/pgSQL so the plan is cached per session (a SQL function with SET re-plans per call).
+  return (
+  select coalesce(jsonb_object_agg(d.dep_slug, ps.output), '{}'::jsonb)
+  from pgflow.deps as d
+  join pgflow.step_states as ps
+    on ps.run_id = _dependency_outputs.run_id and ps.step_slug = d.dep_slug
+  where d.flow_slug = _dependency_outputs.flow_slug
+    and d.step_slug = _dependency_outputs.step_slug
+    and ps.status = 'completed'
+  );
+end;
+$$;
+
+comment on function pgflow._dependency_outputs(uuid, text, text) is
+'Returns {dep_slug: output} over the completed dependencies of step step_slug in run
+run_id, reading the stored step_states.output (map outputs already aggregated). Skipped
+dependencies are absent (not null); {} when none completed. Used for condition evaluation
+and by start_tasks for dependent single steps.';
+
+-- ==== 100_function__archive_task_message.sql ====
+-- _archive_task_message: archive the pgmq message of one task.
+
+create or replace function pgflow._archive_task_message(p_run_id uuid, p_step_slug text, p_task_index int)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  -- PL/pgSQL so the plan is cached per session (a SQL function with SET re-plans per call).
+  perform pgmq.archive(t.flow_slug, t.message_id)
+  from pgflow.step_tasks as t
+  where t.run_id = p_run_id
+    and t.step_slug = p_step_slug
+    and t.task_index = p_task_index
+    and t.message_id is not null;
+end;
+$$;
+
+comment on function pgflow._archive_task_message(uuid, text, int) is
+'Archives (moves to pgmq.a_<flow>) the message of task (p_run_id, p_step_slug,
+p_task_index) if it has one and it is still in the queue; otherwise does nothing.
+As upstream pgflow 0.14.1.';
+
+-- ==== 135_function__start_ready_steps_of_runs.sql ====
+-- _start_ready_steps_of_runs: start_ready_steps for many runs at once, set-based.
+
+create function pgflow._start_ready_steps_of_runs(run_ids uuid[])
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_group record;
+begin
+  -- MUTATE: ready steps (created, no pending deps, known non-zero task count) of started
+  -- runs become started; their tasks are queued with one send_batch per flow and start
+  -- delay, messages ordered by run, step_index and task_index.
+  for v_group in
+    with ready as (
+      select ss.run_id, ss.step_slug
+      from pgflow.step_states as ss
+      join pgflow.runs as r on r.run_id = ss.run_id
+      where ss.run_id = any(_start_ready_steps_of_runs.run_ids)
+        and r.status = 'started'
+        and ss.status = 'created'
+        and ss.remaining_deps = 0
+        and ss.initial_tasks > 0
+      order by ss.run_id, ss.step_slug
+      for update of ss
+    ),
+    started as (
+      update pgflow.step_states as ss
+      set status = 'started',
+          started_at = now(),
+          remaining_tasks = ss.initial_tasks
+      from ready
+      where ss.run_id = ready.run_id and ss.step_slug = ready.step_slug
+      returning ss.flow_slug, ss.run_id, ss.step_slug, ss.initial_tasks
+    )
+    select
+      st.flow_slug,
+      coalesce(s.opt_start_delay, 0) as start_delay,
+      array_agg(st.run_id order by st.run_id, s.step_index) as run_ids,
+      array_agg(st.step_slug order by st.run_id, s.step_index) as step_slugs,
+      array_agg(st.initial_tasks order by st.run_id, s.step_index) as task_counts
+    from started as st
+    join pgflow.steps as s on s.flow_slug = st.flow_slug and s.step_slug = st.step_slug
+    group by st.flow_slug, coalesce(s.opt_start_delay, 0)
+  loop
+    -- One send_batch per group; message ids pair with tasks by position.
+    with tasks as (
+      select g.run_id, g.step_slug, i as task_index,
+             row_number() over (order by g.ord, i) as ord
+      from unnest(v_group.run_ids, v_group.step_slugs, v_group.task_counts)
+        with ordinality as g (run_id, step_slug, task_count, ord)
+      cross join lateral generate_series(0, g.task_count - 1) as i
+    ),
+    sent as (
+      select m.msg_id, m.ord
+      from pgmq.send_batch(
+        v_group.flow_slug,
+        array(
+          select jsonb_build_object(
+            'flow_slug', v_group.flow_slug,
+            'run_id', t.run_id,
+            'step_slug', t.step_slug,
+            'task_index', t.task_index
+          )
+          from tasks as t
+          order by t.ord
+        ),
+        v_group.start_delay
+      ) with ordinality as m (msg_id, ord)
+    )
+    insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
+    select v_group.flow_slug, t.run_id, t.step_slug, t.task_index, m.msg_id
+    from tasks as t
+    join sent as m on m.ord = t.ord;
+  end loop;
+end;
+$$;
+
+comment on function pgflow._start_ready_steps_of_runs(uuid[]) is
+'start_ready_steps for every run in run_ids (uuid[]) in a fixed number of statements:
+each step that is created, has no unfinished dependency and a known task count > 0, in a
+started run, becomes started (remaining_tasks = initial_tasks) and gets one step_tasks
+row and one pgmq message per task; messages go out in one send_batch per flow and start
+delay (seconds). Sends no broadcasts and evaluates no condition: callers use it only
+while realtime is off, for runs whose flow has no conditions and no ready taskless step
+(complete_tasks). pgflow-py internal.';
+
+-- ==== 110_function_start_flow.sql ====
+-- start_flow: create a run with its step states and start whatever is ready.
+
+create or replace function pgflow.start_flow(
+  flow_slug text,
+  input jsonb,
+  run_id uuid default null
+)
+returns setof pgflow.runs
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_run pgflow.runs;
+  v_root_map text;
+  v_steps_count int;
+  v_root_tasks int;
+  v_realtime boolean;
+begin
+  -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
+  perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
+  if not found then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = format('Flow %L does not exist', start_flow.flow_slug);
+  end if;
+  select s.step_slug into v_root_map
+  from pgflow.steps as s
+  where s.flow_slug = start_flow.flow_slug and s.step_type = 'map' and s.deps_count = 0
+  order by s.step_index
+  limit 1;
+  if start_flow.input is null then
+    raise exception using
+      errcode = 'not_null_violation',
+      message = case
+        when v_root_map is not null then format('Flow %L has root map steps but input is NULL', start_flow.flow_slug)
+        else format('Flow %L cannot start: input is NULL', start_flow.flow_slug)
+      end,
+      hint = 'Pass a JSON value, for example ''{}''::jsonb (a JSON array for flows with a root map step).';
+  end if;
+  perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
+  if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Flow %L has root map steps but input is not an array (got %s)',
+                       start_flow.flow_slug, jsonb_typeof(start_flow.input)),
+      hint = format('Root map step %L maps over the run input, which must be a JSON array.', v_root_map);
+  end if;
+  if start_flow.run_id is not null
+     and exists (select 1 from pgflow.runs as r where r.run_id = start_flow.run_id) then
+    raise exception using
+      errcode = 'unique_violation',
+      message = format('Run %s already exists', start_flow.run_id);
+  end if;
+
+  -- MUTATE: the run and one step state per step. (The array length is computed apart:
+  -- inside the CASE below the planner could fold it for a non-array input and raise.)
+  if jsonb_typeof(start_flow.input) = 'array' then
+    v_root_tasks := jsonb_array_length(start_flow.input);
+  end if;
+  select count(*) into v_steps_count from pgflow.steps as s where s.flow_slug = start_flow.flow_slug;
+
+  insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
+  values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input, v_steps_count)
+  returning * into v_run;
+
+  insert into pgflow.step_states (flow_slug, run_id, step_slug, remaining_deps, initial_tasks)
+  select
+    s.flow_slug,
+    v_run.run_id,
+    s.step_slug,
+    s.deps_count,
+    case
+      when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
+      when s.step_type = 'map' then null
+      else 1
+    end
+  from pgflow.steps as s
+  where s.flow_slug = start_flow.flow_slug;
+
+  v_realtime := pgflow._realtime_enabled();
+  if v_realtime then
+    perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
+      'event_type', 'run:started',
+      'run_id', v_run.run_id,
+      'flow_slug', v_run.flow_slug,
+      'input', v_run.input,
+      'status', 'started',
+      'remaining_steps', v_run.remaining_steps,
+      'started_at', v_run.started_at
+    ));
+  end if;
+
+  -- CASCADE: conditions, empty maps, ready steps, completion. Fast path, same outcome:
+  -- without broadcasts, conditions or a ready step without tasks (an empty root map), and
+  -- with at least one step, the cascade only starts the ready steps and cannot complete.
+  if not v_realtime
+     and v_steps_count > 0
+     and not exists (
+       select 1 from pgflow.steps as s
+       where s.flow_slug = start_flow.flow_slug
+         and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
+     )
+     and not exists (
+       select 1 from pgflow.step_states as ss
+       where ss.run_id = v_run.run_id and ss.remaining_deps = 0
+         and not coalesce(ss.initial_tasks > 0, false)
+     ) then
+    perform pgflow._start_ready_steps_of_runs(array[v_run.run_id]);
+  elsif pgflow._cascade(v_run.run_id) then
+    perform pgflow.start_ready_steps(v_run.run_id);
+    perform pgflow.maybe_complete_run(v_run.run_id);
+  end if;
+
+  -- RETURN the run as it is now (it may already be completed or failed).
+  return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
+end;
+$$;
+
+comment on function pgflow.start_flow(text, jsonb, uuid) is
+'Starts a run of flow flow_slug with input (jsonb; a JSON array when the flow has a root map
+step) and returns the runs row as it is after the initial cascade: root steps are queued,
+conditions evaluated, empty maps completed, so the run may already be completed or failed.
+run_id: optional caller-chosen uuid (random when NULL). Raises, writing nothing:
+foreign_key_violation for an unknown flow; not_null_violation for a NULL input;
+program_limit_exceeded when input is larger than pgflow.max_payload_bytes (default 16 MiB,
+measured with pg_column_size; upstream has no limit); invalid_parameter_value when a root
+map gets a non-array input (or the size setting is invalid); unique_violation when run_id
+already exists. Broadcasts run:started when realtime.send exists.
+As upstream pgflow 0.14.1 start_flow, stricter where noted.';
+
+-- ==== 180_function_start_tasks.sql ====
+-- start_tasks: second phase of two-phase polling. Claims the tasks behind messages a
+-- worker has read and returns each task with its handler input. The work is done by
+-- _start_tasks, shared with read_and__start_tasks.
+
+create function pgflow._start_tasks(
+  flow_slug text,
+  msg_ids bigint[],
+  worker_id uuid,
+  extend_lease boolean
+)
+returns setof pgflow.step_task_record
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_run_ids uuid[];
+  v_step_slugs text[];
+  v_task_indexes int[];
+  v_message_ids bigint[];
+  v_vt_offsets int[];
+begin
+  if msg_ids is null or cardinality(msg_ids) = 0 then
+    return;
+  end if;
+
+  -- MUTATE: only queued tasks of started steps in started runs are claimed; anything
+  -- else (duplicate delivery, late message of a failed run or skipped step) is ignored.
+  with claimable as (
+    select t.run_id, t.step_slug, t.task_index
+    from pgflow.step_tasks as t
+    join pgflow.runs as r on r.run_id = t.run_id
+    join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
+    where t.flow_slug = _start_tasks.flow_slug
+      and t.message_id = any(_start_tasks.msg_ids)
+      and t.status = 'queued'
+      and r.status = 'started'
+      and ss.status = 'started'
+    order by t.message_id
+    for update of t skip locked
+  ),
+  started as (
+    update pgflow.step_tasks as t
+    set status = 'started',
+        attempts_count = t.attempts_count + 1,
+        started_at = now(),
+        last_worker_id = _start_tasks.worker_id
+    from claimable as c
+    where t.run_id = c.run_id
+      and t.step_slug = c.step_slug
+      and t.task_index = c.task_index
+      and t.status = 'queued'
+    returning t.run_id, t.step_slug, t.task_index, t.message_id, t.flow_slug
+  )
+  select
+    array_agg(st.run_id order by st.message_id),
+    array_agg(st.step_slug order by st.message_id),
+    array_agg(st.task_index order by st.message_id),
+    array_agg(st.message_id order by st.message_id),
+    array_agg(coalesce(s.opt_timeout, f.opt_timeout) + 2 order by st.message_id)
+  into v_run_ids, v_step_slugs, v_task_indexes, v_message_ids, v_vt_offsets
+  from started as st
+  join pgflow.steps as s on s.flow_slug = st.flow_slug and s.step_slug = st.step_slug
+  join pgflow.flows as f on f.flow_slug = st.flow_slug;
+
+  if v_message_ids is null then
+    return;
+  end if;
+
+  -- The lease: each claimed message stays invisible for the task's timeout + 2 seconds.
+  -- Done in this call, before returning, so no reader can see the message meanwhile
+  -- (unless the caller read the messages with that lease already).
+  if extend_lease then
+    perform pgflow.set_vt_batch(_start_tasks.flow_slug, v_message_ids, v_vt_offsets);
+  end if;
+
+  -- RETURN: each task with its input.
+  return query
+  select
+    _start_tasks.flow_slug,
+    c.run_id,
+    c.step_slug,
+    case
+      when s.step_type = 'map' and s.deps_count = 0 then r.input -> c.task_index
+      when s.step_type = 'map' then (
+        select ps.output -> c.task_index
+        from pgflow.deps as d
+        join pgflow.step_states as ps on ps.run_id = c.run_id and ps.step_slug = d.dep_slug
+        where d.flow_slug = s.flow_slug and d.step_slug = s.step_slug
+      )
+      when s.deps_count = 0 then '{}'::jsonb
+      else pgflow._dependency_outputs(c.run_id, s.flow_slug, s.step_slug)
+    end,
+    c.message_id,
+    c.task_index,
+    case when s.step_type = 'single' and s.deps_count = 0 then r.input end
+  from unnest(v_run_ids, v_step_slugs, v_task_indexes, v_message_ids)
+    with ordinality as c (run_id, step_slug, task_index, message_id, ord)
+  join pgflow.runs as r on r.run_id = c.run_id
+  join pgflow.steps as s on s.flow_slug = _start_tasks.flow_slug and s.step_slug = c.step_slug
+  order by c.ord;
+end;
+$$;
+
+comment on function pgflow._start_tasks(text, bigint[], uuid, boolean) is
+'The body of start_tasks (which see), shared with read_and_start_tasks: claims the tasks
+behind messages msg_ids of flow flow_slug for worker worker_id and returns them with their
+input. With extend_lease false the messages keep their visibility timeout (the caller
+read them with the task timeout + 2 s already); with true it is set as start_tasks
+documents.';
+
+create or replace function pgflow.start_tasks(flow_slug text, msg_ids bigint[], worker_id uuid)
+returns setof pgflow.step_task_record
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  return query select * from pgflow._start_tasks(start_tasks.flow_slug, start_tasks.msg_ids,
+                                                  start_tasks.worker_id, true);
+end;
+$$;
+
+comment on function pgflow.start_tasks(text, bigint[], uuid) is
+'Claims the tasks of flow flow_slug whose pgmq messages msg_ids a worker has just read,
+for worker worker_id (a pgflow.workers row). Only tasks that are queued, in a started step
+of a started run are claimed: attempts_count + 1, status started, started_at now,
+last_worker_id; others are silently ignored, so fewer records than ids may come back. In
+the same call each claimed message''s visibility timeout becomes the step timeout (else
+the flow timeout) + 2 seconds. Returns step_task_record rows: input is the run input
+element (root map), the parent output element (dependent map), {dep_slug: output} over
+completed dependencies (dependent single step) or {} (root single step, whose flow_input
+carries the run input; NULL for every other kind). NULL or empty msg_ids return nothing.
+As upstream pgflow 0.14.1 _start_tasks.';
+
+-- ==== 195_function_complete_tasks.sql ====
+-- complete_tasks: a worker reports many task outputs in one call (group commit).
+--
+-- Same outcome as calling complete_task for each item in array order, in one transaction
+-- and with a fixed number of statements per call instead of per task: tasks, steps,
+-- dependents and runs are updated set-based, messages archived once per flow. Items of a
+-- run that needs complete_task's special handling (a non-array output for a step feeding
+-- a map, which fails the run) go through complete_task itself, one by one; so do all
+-- items while realtime broadcasts are enabled, whose events must come out in call order.
+
+create function pgflow.complete_tasks(
+  run_ids uuid[],
+  step_slugs text[],
+  task_indexes int[],
+  outputs jsonb[]
+)
+returns table (run_id uuid, step_slug text, task_index int, status text)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_n int := coalesce(cardinality(complete_tasks.run_ids), 0);
+  v_limit bigint;
+  v_item record;
+  v_slow_runs uuid[];
+  v_done_run_ids uuid[];
+  v_done_step_slugs text[];
+  v_done_outputs jsonb[];
+  v_flow record;
+  v_steps_run_ids uuid[];
+  v_steps_slugs text[];
+  v_cascade_runs uuid[];
+  v_plain_runs uuid[];
+  v_settle_runs uuid[];
+  v_run_id uuid;
+begin
+  -- VALIDATE: four arrays of one length, no NULL key, every output within the size limit
+  -- (an oversized one raises for the whole call, which then writes nothing).
+  if coalesce(cardinality(complete_tasks.step_slugs), 0) <> v_n
+     or coalesce(cardinality(complete_tasks.task_indexes), 0) <> v_n
+     or coalesce(cardinality(complete_tasks.outputs), 0) <> v_n then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('complete_tasks: run_ids, step_slugs, task_indexes and outputs must have '
+                       'the same length (got %s, %s, %s and %s)',
+                       v_n, coalesce(cardinality(complete_tasks.step_slugs), 0),
+                       coalesce(cardinality(complete_tasks.task_indexes), 0),
+                       coalesce(cardinality(complete_tasks.outputs), 0));
+  end if;
+  if v_n = 0 then
+    return;
+  end if;
+  if array_position(complete_tasks.run_ids, null) is not null
+     or array_position(complete_tasks.step_slugs, null) is not null
+     or array_position(complete_tasks.task_indexes, null) is not null then
+    raise exception using
+      errcode = 'null_value_not_allowed',
+      message = 'complete_tasks: run_ids, step_slugs and task_indexes may not contain NULL';
+  end if;
+  v_limit := pgflow._max_payload_bytes();
+  for v_item in
+    select u.run_id, u.step_slug, u.task_index, u.output
+    from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes,
+                complete_tasks.outputs) as u (run_id, step_slug, task_index, output)
+    where pg_column_size(u.output) > v_limit
+    limit 1
+  loop
+    perform pgflow._check_payload_size(v_item.output, format('Output of task %s[%s] of run %s',
+      v_item.step_slug, v_item.task_index, v_item.run_id));
+  end loop;
+
+  -- Realtime on: one complete_task per item, so events keep their per-call order.
+  if pgflow._realtime_enabled() then
+    for v_item in
+      select u.run_id, u.step_slug, u.task_index, u.output
+      from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes,
+                  complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, ord)
+      order by u.ord
+    loop
+      return query
+      select t.run_id, t.step_slug, t.task_index, t.status
+      from pgflow.complete_task(v_item.run_id, v_item.step_slug, v_item.task_index, v_item.output) as t;
+    end loop;
+    return;
+  end if;
+
+  -- LOCK: runs, then step_states, then step_tasks (the order of every transition), each in
+  -- key order so that concurrent batches cannot deadlock.
+  perform 1 from pgflow.runs as r
+  where r.run_id = any(complete_tasks.run_ids)
+  order by r.run_id
+  for update;
+
+  perform 1
+  from pgflow.step_states as ss
+  join unnest(complete_tasks.run_ids, complete_tasks.step_slugs) as k (run_id, step_slug)
+    on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+  order by ss.run_id, ss.step_slug
+  for update of ss;
+
+  perform 1
+  from pgflow.step_tasks as t
+  join unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
+    as k (run_id, step_slug, task_index)
+    on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
+  order by t.run_id, t.step_slug, t.task_index
+  for update of t;
+
+  -- Runs complete_task must take item by item: one where a single step that feeds a map
+  -- step produced something other than an array (the run fails with TYPE_VIOLATION), and
+  -- one with several items whose flow has conditions (a condition may fail the run after
+  -- the first item, making the next ones no-ops).
+  select array_agg(distinct u.run_id) into v_slow_runs
+  from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes,
+              complete_tasks.outputs) as u (run_id, step_slug, task_index, output)
+  join pgflow.runs as r on r.run_id = u.run_id
+  join pgflow.steps as s on s.flow_slug = r.flow_slug and s.step_slug = u.step_slug
+  where (
+      s.step_type = 'single'
+      and jsonb_typeof(u.output) is distinct from 'array'
+      and exists (
+        select 1
+        from pgflow.deps as d
+        join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
+        where d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug and cs.step_type = 'map'
+      )
+    )
+    or (
+      exists (
+        select 1 from pgflow.steps as cs
+        where cs.flow_slug = r.flow_slug
+          and (cs.required_input_pattern is not null or cs.forbidden_input_pattern is not null)
+      )
+      and exists (
+        select 1
+        from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
+          as o (run_id, step_slug, task_index)
+        where o.run_id = u.run_id and (o.step_slug, o.task_index) <> (u.step_slug, u.task_index)
+      )
+    );
+  v_slow_runs := coalesce(v_slow_runs, '{}'::uuid[]);
+
+  -- MUTATE 1: tasks. Completed only when the run has not failed, the step is started and
+  -- the task is started (a repeated item completes once, with its first output).
+  with items as (
+    select distinct on (u.run_id, u.step_slug, u.task_index)
+      u.run_id, u.step_slug, u.task_index, u.output
+    from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes,
+                complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, ord)
+    where u.run_id <> all(v_slow_runs)
+    order by u.run_id, u.step_slug, u.task_index, u.ord
+  ),
+  done as (
+    update pgflow.step_tasks as t
+    set status = 'completed',
+        completed_at = now(),
+        output = i.output
+    from items as i, pgflow.runs as r, pgflow.step_states as ss
+    where t.run_id = i.run_id and t.step_slug = i.step_slug and t.task_index = i.task_index
+      and t.status = 'started'
+      and r.run_id = i.run_id and r.status <> 'failed'
+      and ss.run_id = i.run_id and ss.step_slug = i.step_slug and ss.status = 'started'
+    returning t.run_id, t.step_slug, t.output
+  )
+  select array_agg(d.run_id), array_agg(d.step_slug), array_agg(d.output)
+  into v_done_run_ids, v_done_step_slugs, v_done_outputs
+  from done as d;
+
+  -- MUTATE 2: the messages of completed tasks, and of tasks whose step is no longer started
+  -- (late reports after a skip or failure), go to the archive: one call per flow.
+  for v_flow in
+    select t.flow_slug, array_agg(t.message_id order by t.message_id) as msg_ids
+    from (
+      select distinct u.run_id, u.step_slug, u.task_index
+      from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
+        as u (run_id, step_slug, task_index)
+      where u.run_id <> all(v_slow_runs)
+    ) as k
+    join pgflow.step_tasks as t
+      on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
+    join pgflow.runs as r on r.run_id = k.run_id
+    join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+    where t.message_id is not null
+      and r.status <> 'failed'
+      and (ss.status <> 'started' or t.status = 'completed')
+    group by t.flow_slug
+  loop
+    perform pgmq.archive(v_flow.flow_slug, v_flow.msg_ids);
+  end loop;
+
+  if v_done_run_ids is not null then
+    -- MUTATE 3: steps. Each loses its completed tasks; the last one completes it with its
+    -- output (a single step: the task output; a map: the task outputs in task_index order).
+    with per_step as (
+      select d.run_id, d.step_slug, count(*)::int as n, (array_agg(d.output))[1] as output
+      from unnest(v_done_run_ids, v_done_step_slugs, v_done_outputs) as d (run_id, step_slug, output)
+      group by d.run_id, d.step_slug
+    ),
+    completed as (
+      update pgflow.step_states as ss
+      set remaining_tasks = ss.remaining_tasks - p.n,
+          status = case when ss.remaining_tasks = p.n then 'completed' else ss.status end,
+          completed_at = case when ss.remaining_tasks = p.n then now() end,
+          output = case
+            when ss.remaining_tasks <> p.n then null
+            when s.step_type = 'map' then (
+              select jsonb_agg(t.output order by t.task_index)
+              from pgflow.step_tasks as t
+              where t.run_id = ss.run_id and t.step_slug = ss.step_slug
+            )
+            else p.output
+          end
+      from per_step as p, pgflow.steps as s
+      where ss.run_id = p.run_id and ss.step_slug = p.step_slug
+        and s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+      returning ss.run_id, ss.step_slug, ss.status
+    )
+    select array_agg(c.run_id), array_agg(c.step_slug)
+    into v_steps_run_ids, v_steps_slugs
+    from completed as c
+    where c.status = 'completed';
+  end if;
+
+  if v_steps_run_ids is not null then
+    -- MUTATE 4: dependents of completed steps lose those pending parents; a dependent map
+    -- learns its task count (parent map: its task count; single parent: its array length).
+    with parents as (
+      select ss.run_id, ss.flow_slug, ss.step_slug, ss.initial_tasks, ss.output, s.step_type
+      from unnest(v_steps_run_ids, v_steps_slugs) as c (run_id, step_slug)
+      join pgflow.step_states as ss on ss.run_id = c.run_id and ss.step_slug = c.step_slug
+      join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+    ),
+    edges as (
+      select p.run_id, p.flow_slug, d.step_slug as child_slug, count(*)::int as n,
+        max(case
+          when p.step_type = 'map' then p.initial_tasks
+          when jsonb_typeof(p.output) = 'array' then jsonb_array_length(p.output)
+        end) as parent_tasks
+      from parents as p
+      join pgflow.deps as d on d.flow_slug = p.flow_slug and d.dep_slug = p.step_slug
+      group by p.run_id, p.flow_slug, d.step_slug
+    ),
+    released as (
+      update pgflow.step_states as ss
+      set remaining_deps = ss.remaining_deps - e.n,
+          initial_tasks = case
+            when cs.step_type = 'map' and ss.initial_tasks is null then e.parent_tasks
+            else ss.initial_tasks
+          end
+      from edges as e, pgflow.steps as cs
+      where ss.run_id = e.run_id and ss.step_slug = e.child_slug and ss.status = 'created'
+        and cs.flow_slug = e.flow_slug and cs.step_slug = e.child_slug
+      returning ss.run_id
+    )
+    select array_agg(distinct rl.run_id order by rl.run_id) into v_cascade_runs from released as rl;
+
+    -- MUTATE 5: runs lose their completed steps in one statement; a run left with none
+    -- (it released no dependent) completes in it, with its completed leaf steps as output.
+    with per_run as (
+      select c.run_id, count(*)::int as n
+      from unnest(v_steps_run_ids) as c (run_id)
+      group by c.run_id
+    )
+    update pgflow.runs as r
+    set remaining_steps = r.remaining_steps - p.n,
+        status = case when r.remaining_steps = p.n and r.status = 'started' then 'completed' else r.status end,
+        completed_at = case when r.remaining_steps = p.n and r.status = 'started' then now() else r.completed_at end,
+        output = case
+          when r.remaining_steps = p.n and r.status = 'started' then (
+            select jsonb_object_agg(ss.step_slug, ss.output)
+            from pgflow.step_states as ss
+            where ss.run_id = r.run_id
+              and ss.status = 'completed'
+              and not exists (
+                select 1 from pgflow.deps as d
+                where d.flow_slug = ss.flow_slug and d.dep_slug = ss.step_slug
+              )
+          )
+          else r.output
+        end
+    from per_run as p
+    where r.run_id = p.run_id;
+
+    if v_cascade_runs is not null then
+      -- CASCADE: runs with released dependents. Plain ones (no condition in the flow, no
+      -- ready step without tasks) only start what is ready, all together; the others
+      -- settle run by run (conditions, empty maps) as after a single complete_task.
+      select array_agg(k.run_id order by k.run_id) filter (where k.plain),
+             array_agg(k.run_id order by k.run_id) filter (where not k.plain)
+      into v_plain_runs, v_settle_runs
+      from (
+        select c.run_id,
+          not exists (
+            select 1 from pgflow.steps as s
+            where s.flow_slug = r.flow_slug
+              and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
+          )
+          and not exists (
+            select 1 from pgflow.step_states as ss
+            where ss.run_id = c.run_id and ss.status = 'created' and ss.remaining_deps = 0
+              and not coalesce(ss.initial_tasks > 0, false)
+          ) as plain
+        from unnest(v_cascade_runs) as c (run_id)
+        join pgflow.runs as r on r.run_id = c.run_id
+      ) as k;
+
+      if v_plain_runs is not null then
+        perform pgflow._start_ready_steps_of_runs(v_plain_runs);
+      end if;
+      foreach v_run_id in array coalesce(v_settle_runs, '{}'::uuid[]) loop
+        if pgflow._cascade(v_run_id) then
+          perform pgflow.start_ready_steps(v_run_id);
+          perform pgflow.maybe_complete_run(v_run_id);
+        end if;
+      end loop;
+    end if;
+  end if;
+
+  -- Runs set aside above: complete_task, item by item in array order (locks already held).
+  if cardinality(v_slow_runs) > 0 then
+    for v_item in
+      select u.run_id, u.step_slug, u.task_index, u.output
+      from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes,
+                  complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, ord)
+      where u.run_id = any(v_slow_runs)
+      order by u.ord
+    loop
+      perform pgflow.complete_task(v_item.run_id, v_item.step_slug, v_item.task_index, v_item.output);
+    end loop;
+  end if;
+
+  -- RETURN: one row per item naming an existing task, in array order, as it is now.
+  return query
+  select t.run_id, t.step_slug, t.task_index, t.status
+  from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
+    with ordinality as u (run_id, step_slug, task_index, ord)
+  join pgflow.step_tasks as t
+    on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
+  order by u.ord;
+end;
+$$;
+
+comment on function pgflow.complete_tasks(uuid[], text[], int[], jsonb[]) is
+'Batch form of complete_task for group commit: item i is task (run_ids[i], step_slugs[i],
+task_indexes[i]) with output outputs[i] (jsonb, stored as given). The outcome is that of
+calling complete_task for each item in array order within one transaction, guards
+included (a failed run, a step no longer started or a task not started change nothing
+but the archive, exactly as there; a task named twice completes once, with its first
+output), with a fixed number of statements per call: tasks, steps, dependents and runs
+are updated set-based and messages archived with one pgmq.archive per flow. Locks runs,
+then step_states, then step_tasks, each in key order. Items of a run in which a single
+step feeding a map produced a non-array go through complete_task one by one (it fails
+the run with TYPE_VIOLATION), and so does every item while realtime.send exists, so
+broadcasts keep their order. Returns (run_id, step_slug, task_index, status) for each item
+naming an existing task, in array order, with the status after the call; unknown tasks
+are left out. Raises invalid_parameter_value for arrays of different lengths,
+null_value_not_allowed for a NULL key, and program_limit_exceeded when any output is
+larger than pgflow.max_payload_bytes (default 16 MiB): the whole call then changes
+nothing (report those tasks with complete_task / fail_task). Empty arrays return nothing.
+pgflow-py extension (upstream workers call complete_task once per task).';
+
+-- ==== 282_function_read_and_start_tasks.sql ====
+-- read_and_start_tasks: both phases of two-phase polling in one call (one round trip).
+
+create function pgflow.read_and_start_tasks(
+  flow_slug text,
+  worker_id uuid,
+  qty int,
+  visibility_timeout int,
+  step_slugs text[] default null
+)
+returns table (
+  msg_id bigint,
+  read_ct int,
+  enqueued_at timestamptz,
+  vt timestamptz,
+  message jsonb,
+  headers jsonb,
+  run_id uuid,
+  step_slug text,
+  task_index int,
+  input jsonb,
+  flow_input jsonb,
+  attempts_count int
+)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_msg_ids bigint[];
+  v_read_cts int[];
+  v_enqueued_ats timestamptz[];
+  v_vts timestamptz[];
+  v_messages jsonb[];
+  v_headers jsonb[];
+  v_claim bigint[];
+  v_run_ids uuid[];
+  v_step_slugs text[];
+  v_task_indexes int[];
+  v_inputs jsonb[];
+  v_flow_inputs jsonb[];
+  v_started_ids bigint[];
+  v_handles_all boolean;
+  v_min_timeout int;
+  v_max_timeout int;
+  v_lease int;
+  v_extend boolean;
+begin
+  -- VALIDATE: as read_tasks (only queues of flows are read).
+  if not exists (select 1 from pgflow.flows as f where f.flow_slug = read_and_start_tasks.flow_slug) then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = format('Flow %L does not exist', read_and_start_tasks.flow_slug);
+  end if;
+  if read_and_start_tasks.visibility_timeout is null or read_and_start_tasks.visibility_timeout < 0 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('visibility_timeout must be a non-negative number of seconds (got %s)',
+                       coalesce(read_and_start_tasks.visibility_timeout::text, 'NULL'));
+  end if;
+  if read_and_start_tasks.qty is null or read_and_start_tasks.qty < 0 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('qty must be a non-negative number of messages (got %s)',
+                       coalesce(read_and_start_tasks.qty::text, 'NULL'));
+  end if;
+  if read_and_start_tasks.worker_id is null then
+    raise exception using
+      errcode = 'null_value_not_allowed',
+      message = 'worker_id may not be NULL';
+  end if;
+
+  -- LEASE: a caller that handles every step of a flow whose steps share one timeout claims
+  -- every task it reads, so messages are read with the claim's lease (timeout + 2 s) at
+  -- once; otherwise with visibility_timeout, and claimed ones are extended afterwards.
+  select bool_and(read_and_start_tasks.step_slugs is null or s.step_slug = any(read_and_start_tasks.step_slugs)),
+         min(coalesce(s.opt_timeout, f.opt_timeout)), max(coalesce(s.opt_timeout, f.opt_timeout))
+  into v_handles_all, v_min_timeout, v_max_timeout
+  from pgflow.steps as s
+  join pgflow.flows as f on f.flow_slug = s.flow_slug
+  where s.flow_slug = read_and_start_tasks.flow_slug;
+  v_extend := not coalesce(v_handles_all and v_min_timeout = v_max_timeout, false);
+  v_lease := case when v_extend then read_and_start_tasks.visibility_timeout else v_min_timeout + 2 end;
+
+  -- READ: reserve up to qty visible messages for the lease.
+  select array_agg(m.msg_id order by m.msg_id), array_agg(m.read_ct order by m.msg_id),
+         array_agg(m.enqueued_at order by m.msg_id), array_agg(m.vt order by m.msg_id),
+         array_agg(m.message order by m.msg_id), array_agg(m.headers order by m.msg_id)
+  into v_msg_ids, v_read_cts, v_enqueued_ats, v_vts, v_messages, v_headers
+  from pgmq.read(read_and_start_tasks.flow_slug, v_lease, read_and_start_tasks.qty) as m;
+  if v_msg_ids is null then
+    return;
+  end if;
+
+  -- START: claim the tasks behind the messages for steps the caller handles (all when
+  -- step_slugs is NULL); the others stay reserved for the lease, then reappear for other
+  -- workers.
+  v_claim := array(
+    select m.msg_id
+    from unnest(v_msg_ids, v_messages) as m (msg_id, message)
+    where read_and_start_tasks.step_slugs is null
+       or (m.message ->> 'step_slug') = any(read_and_start_tasks.step_slugs)
+  );
+  select array_agg(st.msg_id), array_agg(st.run_id), array_agg(st.step_slug),
+         array_agg(st.task_index), array_agg(st.input), array_agg(st.flow_input)
+  into v_started_ids, v_run_ids, v_step_slugs, v_task_indexes, v_inputs, v_flow_inputs
+  from pgflow._start_tasks(read_and_start_tasks.flow_slug, v_claim, read_and_start_tasks.worker_id,
+                           v_extend) as st;
+
+  -- RETURN: every message read, with its task when it was claimed (attempts_count as
+  -- incremented by start_tasks, read in this later statement).
+  return query
+  select m.msg_id, m.read_ct, m.enqueued_at, m.vt, m.message, m.headers,
+         st.run_id, st.step_slug, st.task_index, st.input, st.flow_input, t.attempts_count
+  from unnest(v_msg_ids, v_read_cts, v_enqueued_ats, v_vts, v_messages, v_headers)
+    as m (msg_id, read_ct, enqueued_at, vt, message, headers)
+  left join unnest(v_started_ids, v_run_ids, v_step_slugs, v_task_indexes, v_inputs, v_flow_inputs)
+    as st (msg_id, run_id, step_slug, task_index, input, flow_input)
+    on st.msg_id = m.msg_id
+  left join pgflow.step_tasks as t
+    on t.run_id = st.run_id and t.step_slug = st.step_slug and t.task_index = st.task_index
+  order by m.msg_id;
+end;
+$$;
+
+comment on function pgflow.read_and_start_tasks(text, uuid, int, int, text[]) is
+'read_tasks then start_tasks in one call and one transaction: reserves up to qty visible
+messages of the queue of flow flow_slug, claims for worker worker_id the tasks behind
+those whose step is in step_slugs (every step when NULL), and returns one row per message
+read, in msg_id order: msg_id, read_ct, enqueued_at, vt (as read), message, headers (the
+columns of pgmq.message_record), then the claimed task''s run_id, step_slug, task_index,
+input and flow_input (as start_tasks returns them) and attempts_count after the claim.
+The task columns are NULL for a message not claimed: a step not in step_slugs, or a task
+start_tasks ignores (duplicate or late delivery). Lease: when step_slugs covers every step
+of the flow and the steps share one effective timeout, messages are read with that
+timeout + 2 seconds (the lease start_tasks gives, in one update); otherwise they are read
+for visibility_timeout seconds (the time an unclaimed message stays hidden) and claimed
+ones are then extended to their step timeout + 2 s. qty in messages, visibility_timeout
+in seconds. Raises foreign_key_violation for an unknown flow, invalid_parameter_value for
+a NULL or negative visibility_timeout or qty, null_value_not_allowed for a NULL
+worker_id. SECURITY DEFINER: for workers with the pgflow_worker role. pgflow-py
+extension (upstream workers call pgmq.read_with_poll and start_tasks in two round trips).';
+
 -- ==================================================================== Security (#5)
 -- Roles pgflow_worker and pgflow_client, SECURITY DEFINER worker/client functions, every
 -- function's search_path pinned to pg_catalog, pg_temp, nothing for PUBLIC. Keep this
@@ -727,19 +1649,23 @@ As upstream pgflow 0.14.1.';
 -- Changed: broadcasts only through a realtime.send of a trusted owner.
 create or replace function pgflow._realtime_enabled()
 returns boolean
-language sql
+language plpgsql
 stable
 set search_path = pg_catalog, pg_temp
 as $$
+begin
+  -- PL/pgSQL, not SQL: a SQL function with SET is never inlined and re-plans its query at
+  -- every call, and hot paths call this once per transition.
   -- Only a function of a trusted owner: pgflow functions running as their owner call it.
-  select exists (
+  return exists (
     select 1
     from pg_catalog.pg_proc as p
-    join pg_catalog.pg_roles as r on r.oid = p.proowner
+    join pg_catalog.pg_roles as a on a.oid = p.proowner
     where p.oid = pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)')
-      and (r.rolsuper
+      and (a.rolsuper
            or p.proowner = (select n.nspowner from pg_catalog.pg_namespace as n where n.nspname = 'pgflow'))
   );
+end;
 $$;
 
 comment on function pgflow._realtime_enabled() is
@@ -867,7 +1793,7 @@ throttle_ms and feature_not_supported when pgmq has no NOTIFY support. pgflow-py
 --   schema is then searched *first* for type names, so a caller could shadow jsonb or text
 --   with a pg_temp domain whose CHECK runs its own function as the function owner.
 
-create function pgflow.setup_security()
+create or replace function pgflow.setup_security()
 returns text[]
 language plpgsql
 volatile
@@ -892,10 +1818,12 @@ begin
   --    privilege. (Already SECURITY DEFINER in their own files: get_run_with_states,
   --    start_flow_with_states, recover_stalled_tasks, requeue_stalled_tasks,
   --    setup_requeue_stalled_tasks_cron, prune_data_older_than, schedule_flow,
-  --    unschedule_flow, sync_flow_schedule, read_tasks, enable_flow_notify.)
+  --    unschedule_flow, sync_flow_schedule, read_tasks, read_and_start_tasks,
+  --    enable_flow_notify.)
   alter function pgflow.start_flow(text, jsonb, uuid) security definer;
   alter function pgflow.start_tasks(text, bigint[], uuid) security definer;
   alter function pgflow.complete_task(uuid, text, int, jsonb) security definer;
+  alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[]) security definer;
   alter function pgflow.fail_task(uuid, text, int, text) security definer;
   alter function pgflow.ensure_flow_compiled(text, jsonb, boolean) security definer;
   alter function pgflow.register_worker(uuid, text, text) security definer;
@@ -945,8 +1873,10 @@ begin
       pgflow.sync_flow_schedule(text, text, jsonb),
       pgflow.enable_flow_notify(text, int),
       pgflow.read_tasks(text, int, int),
+      pgflow.read_and_start_tasks(text, uuid, int, int, text[]),
       pgflow.start_tasks(text, bigint[], uuid),
       pgflow.complete_task(uuid, text, int, jsonb),
+      pgflow.complete_tasks(uuid[], text[], int[], jsonb[]),
       pgflow.fail_task(uuid, text, int, text),
       pgflow.worker_heartbeat(uuid),
       pgflow.recover_stalled_tasks(),
@@ -986,7 +1916,8 @@ role, and that role gets nothing); then grants each existing role exactly its pr
 pgflow_worker: USAGE on the schema, SELECT on installed_versions, flows, steps, deps, runs,
 step_states, step_tasks and permanently_stalled_tasks, EXECUTE on version,
 ensure_flow_compiled, track_worker_function, register_worker, sync_flow_schedule,
-enable_flow_notify, read_tasks, start_tasks, complete_task, fail_task, worker_heartbeat,
+enable_flow_notify, read_tasks, read_and_start_tasks, start_tasks, complete_task,
+complete_tasks, fail_task, worker_heartbeat,
 recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker and mark_worker_stopped.
 pgflow_client: the same USAGE and SELECT, EXECUTE on version, start_flow,
 start_flow_with_states and get_run_with_states. Returns the roles that got their grants.

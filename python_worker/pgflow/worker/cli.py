@@ -91,6 +91,14 @@ def load_flow(reference: str) -> Any:
     help="Most messages read per poll.",
 )
 @click.option(
+    "--complete-batch-size",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Most completions per pgflow.complete_tasks call (group commit; 1: one"
+    " pgflow.complete_task call per task).",
+)
+@click.option(
     "--max-connections",
     type=click.IntRange(min=1),
     default=4,
@@ -167,6 +175,7 @@ def main(
     dsn: str | None,
     max_concurrency: int,
     batch_size: int,
+    complete_batch_size: int,
     max_connections: int,
     poll_interval: float,
     shutdown_grace: float,
@@ -189,6 +198,7 @@ def main(
             function_name=function_name,
             max_concurrency=max_concurrency,
             batch_size=batch_size,
+            complete_batch_size=complete_batch_size,
             max_connections=max_connections,
             poll_interval_seconds=poll_interval,
             shutdown_grace_seconds=shutdown_grace,

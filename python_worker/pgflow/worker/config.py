@@ -14,13 +14,19 @@ class WorkerConfig:
         function_name: deployment name recorded in ``pgflow.worker_functions`` and in each
             ``pgflow.workers`` row.
         max_concurrency: most tasks running at once, across all flows served.
-        batch_size: most messages read per ``pgflow.read_tasks`` call (also capped by free slots).
+        batch_size: most messages read per ``pgflow.read_and_start_tasks`` call (also capped
+            by free slots).
+        complete_batch_size: most completions sent in one ``pgflow.complete_tasks`` call
+            (group commit: completions that arrive while a call is on its way go together
+            in the next one, without waiting for a timer). 1 = one ``pgflow.complete_task``
+            call per task, as upstream workers do.
         max_connections: size of the connection pool (the LISTEN connection comes on top).
         poll_interval_seconds: fallback poll period per flow when no NOTIFY arrives; also
             the bound on start latency while the LISTEN connection is down, and for
             delayed messages (retries, start_delay), which NOTIFY never announces.
-        visibility_timeout_seconds: lease taken by ``pgflow.read_tasks`` until ``start_tasks``
-            extends it to the step timeout + 2 s.
+        visibility_timeout_seconds: lease taken on a message read for a step this worker
+            does not define (it is visible again for other workers after it); a claimed
+            task's message is hidden for the step timeout + 2 s.
         heartbeat_interval_seconds: period of ``pgflow.worker_heartbeat``.
         sweep_interval_seconds: period of ``pgflow.recover_stalled_tasks`` (0 = never).
         shutdown_grace_seconds: how long a stopping worker waits for in-flight tasks
@@ -45,6 +51,7 @@ class WorkerConfig:
     function_name: str = "pgflow-worker"
     max_concurrency: int = 10
     batch_size: int = 10
+    complete_batch_size: int = 100
     max_connections: int = 4
     poll_interval_seconds: float = 1.0
     visibility_timeout_seconds: int = 5
@@ -63,6 +70,7 @@ class WorkerConfig:
         positive = {
             "max_concurrency": self.max_concurrency,
             "batch_size": self.batch_size,
+            "complete_batch_size": self.complete_batch_size,
             "max_connections": self.max_connections,
             "poll_interval_seconds": self.poll_interval_seconds,
             "visibility_timeout_seconds": self.visibility_timeout_seconds,

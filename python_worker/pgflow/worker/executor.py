@@ -30,17 +30,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool, PoolTimeout
+from psycopg_pool import AsyncConnectionPool
 
 from pgflow.context import Context, FlowInputSource, KnownFlowInput
 from pgflow.worker import queries
+from pgflow.worker.completions import CompletionBatcher, GroupReportRefused
 from pgflow.worker.config import Backoff
+from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
 from pgflow.worker.log import fields
 
 logger = logging.getLogger("pgflow.worker")
-
-#: Errors worth retrying a report for: the database is unreachable, not the query wrong.
-RETRYABLE_DB_ERRORS: tuple[type[BaseException], ...] = (psycopg.OperationalError, PoolTimeout)
 
 #: An async handler returning this long after its timeout blocked the loop at its deadline
 #: (a free loop would have cancelled it); below it, the lateness is scheduling jitter.
@@ -105,11 +104,6 @@ def handler_input(step: Any, record: Mapping[str, Any]) -> Any:
     return record["input"]
 
 
-def error_text(exc: BaseException) -> str:
-    """Return the error message stored by ``fail_task``: ``"<TypeName>: <message>"``."""
-    return f"{type(exc).__name__}: {exc}"
-
-
 def encode_output(value: Any) -> str:
     """Serialise a handler result as JSON text for ``complete_task``.
 
@@ -170,6 +164,10 @@ class Executor:
         reconnect_max_seconds: backoff cap while the database is unreachable for a report.
         on_reported: called with ``(task, completed)`` after a report went through (the
             worker uses it to poll at once when the step has dependents).
+        completions: group commit of completions (``pgflow.complete_tasks``); None = one
+            ``pgflow.complete_task`` call per task.
+        on_handler_done: called with the task once its handler has returned (or failed,
+            or timed out), before the report is sent.
     """
 
     def __init__(
@@ -180,8 +178,12 @@ class Executor:
         shutdown: threading.Event,
         reconnect_max_seconds: float,
         on_reported: Callable[[ClaimedTask, bool], None] | None = None,
+        completions: CompletionBatcher | None = None,
+        on_handler_done: Callable[[ClaimedTask], None] | None = None,
     ) -> None:
         self._pool = pool
+        self._completions = completions
+        self._on_handler_done = on_handler_done
         self._flow_inputs = flow_inputs
         self._shutdown = shutdown
         self._reconnect_max_seconds = reconnect_max_seconds
@@ -250,7 +252,8 @@ class Executor:
         loop: asyncio.AbstractEventLoop,
         started: float,
     ) -> None:
-        logger.info("task started", extra=fields(**log))
+        if logger.isEnabledFor(logging.INFO):
+            logger.info("task started", extra=fields(**log))
         payload: str | None = None
         error: str | None = None
         deadline: asyncio.Timeout | None = None
@@ -291,6 +294,8 @@ class Executor:
             else:
                 error = error_text(exc)
         duration_ms = round((loop.time() - started) * 1000, 1)
+        if self._on_handler_done is not None:
+            self._on_handler_done(task)
         if payload is not None:
             completed = await self._complete(task, payload, log, duration_ms)
         else:
@@ -309,13 +314,22 @@ class Executor:
             "output": payload,
         }
         try:
-            status = await self._report(queries.COMPLETE_TASK, params, log)
+            if self._completions is not None:
+                try:
+                    status = await self._completions.complete(
+                        task.run_id, task.step_slug, task.task_index, payload
+                    )
+                except GroupReportRefused:  # find out whether this task was at fault
+                    status = await self._report(queries.COMPLETE_TASK, params, log)
+            else:
+                status = await self._report(queries.COMPLETE_TASK, params, log)
         except psycopg.Error as exc:  # e.g. jsonb refuses \u0000: fail the task instead
             await self._fail(task, error_text(exc), log, duration_ms)
             return False
-        logger.info(
-            "task completed", extra=fields(**log, duration_ms=duration_ms, task_status=status)
-        )
+        if logger.isEnabledFor(logging.INFO):
+            logger.info(
+                "task completed", extra=fields(**log, duration_ms=duration_ms, task_status=status)
+            )
         return True
 
     async def _fail(

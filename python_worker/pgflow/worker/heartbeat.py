@@ -20,7 +20,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from pgflow.worker import queries
-from pgflow.worker.executor import error_text
+from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import fields
 
 logger = logging.getLogger("pgflow.worker")

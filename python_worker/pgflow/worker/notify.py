@@ -21,7 +21,7 @@ import psycopg
 
 from pgflow.worker import queries
 from pgflow.worker.config import Backoff
-from pgflow.worker.executor import error_text
+from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import fields
 
 logger = logging.getLogger("pgflow.worker")

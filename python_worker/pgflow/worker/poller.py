@@ -1,4 +1,4 @@
-"""Two-phase polling of one flow's queue: ``pgflow.read_tasks`` then ``pgflow.start_tasks``.
+"""Polling of one flow's queue: ``pgflow.read_and_start_tasks`` (read + claim, one call).
 
 A :class:`FlowPoller` reads only its own flow's queue (case B16: a worker never claims
 another flow's tasks) and, inside it, only messages for steps its definition knows; any
@@ -27,24 +27,42 @@ from psycopg_pool import AsyncConnectionPool
 
 from pgflow.worker import queries
 from pgflow.worker.config import Backoff, WorkerConfig
-from pgflow.worker.executor import RETRYABLE_DB_ERRORS, ClaimedTask, error_text
+from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
+from pgflow.worker.executor import ClaimedTask
 from pgflow.worker.log import fields
 
 logger = logging.getLogger("pgflow.worker")
 
+#: Columns of a read_and_start_tasks row that make the step_task_record / the pgmq message.
+_RECORD_FIELDS = ("run_id", "step_slug", "input", "msg_id", "task_index", "flow_input")
+_MESSAGE_FIELDS = ("msg_id", "read_ct", "enqueued_at", "vt", "message", "headers")
+
 
 class Slots:
-    """Free concurrency slots shared by every poller of a worker (``max_concurrency``)."""
+    """Concurrency slots shared by every poller of a worker (``max_concurrency``).
+
+    A slot is taken from a read until the task's handler returns; the report that follows
+    does not hold it, so the next read overlaps the reports (which then go out together,
+    see completions.py). Up to ``capacity`` tasks may wait on their report for free; each
+    one beyond that holds a slot again, so a slow database slows reading down instead of
+    letting finished tasks pile up: at most 2 x ``capacity`` tasks are in the worker.
+    """
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self._used = 0
+        self._reporting = 0
         self._freed = asyncio.Event()
 
     @property
     def free(self) -> int:
-        """Slots not reserved or running."""
-        return self.capacity - self._used
+        """Slots a read may take now."""
+        return self.capacity - self._used - max(0, self._reporting - self.capacity)
+
+    @property
+    def reporting(self) -> int:
+        """Tasks whose handler returned and whose report is not done."""
+        return self._reporting
 
     def reserve(self, wanted: int) -> int:
         """Take up to ``wanted`` slots; return how many were taken (possibly 0)."""
@@ -53,10 +71,21 @@ class Slots:
         return granted
 
     def release(self, count: int = 1) -> None:
-        """Give back slots (a task finished, or a reservation was not used)."""
+        """Give back slots (a task ended before its report, or a reservation was unused)."""
         self._used = max(0, self._used - count)
         if count:
             self._freed.set()
+
+    def handler_done(self) -> None:
+        """A task's handler returned: its slot is free, its report pending."""
+        self._used = max(0, self._used - 1)
+        self._reporting += 1
+        self._freed.set()
+
+    def report_done(self) -> None:
+        """A task's report finished (or was abandoned) after :meth:`handler_done`."""
+        self._reporting = max(0, self._reporting - 1)
+        self._freed.set()
 
     async def wait_free(self) -> None:
         """Return once at least one slot is free."""
@@ -98,6 +127,7 @@ class FlowPoller:
         self._stop = stop
         self._wake = asyncio.Event()
         self._step_slugs = frozenset(step.slug for step in flow.steps)
+        self._step_slug_list = sorted(self._step_slugs)
         self._unknown_logged: set[str] = set()
         #: Read attempts (successful or not); for tests and diagnostics.
         self.polls = 0
@@ -178,62 +208,41 @@ class FlowPoller:
             stopper.cancel()
 
     async def poll_once(self, qty: int) -> tuple[list[ClaimedTask], int]:
-        """Read up to ``qty`` messages and claim their tasks.
+        """Read up to ``qty`` messages and claim their tasks (one ``read_and_start_tasks`` call).
 
         Returns:
             The claimed tasks, and how many messages were read.
         """
         self.polls += 1
-        slug = self.flow.slug
         async with self._pool.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
             await cur.execute(
-                queries.READ_MESSAGES,
-                {"flow_slug": slug, "vt": self._config.visibility_timeout_seconds, "qty": qty},
+                queries.READ_AND_START_TASKS,
+                {
+                    "flow_slug": self.flow.slug,
+                    "worker_id": self.worker_id,
+                    "qty": qty,
+                    "vt": self._config.visibility_timeout_seconds,
+                    "step_slugs": self._step_slug_list,
+                },
             )
-            messages = await cur.fetchall()
-            if not messages:
-                return [], 0
-            known = [m for m in messages if self._knows(m)]
-            if not known:
-                return [], len(messages)
-            async with conn.transaction():
-                await cur.execute(
-                    queries.START_TASKS,
-                    {
-                        "flow_slug": slug,
-                        "msg_ids": [m["msg_id"] for m in known],
-                        "worker_id": self.worker_id,
-                    },
+            rows = await cur.fetchall()
+        claimed = []
+        worker_id = str(self.worker_id)
+        for row in rows:
+            if row["run_id"] is None:
+                self._knows(row)  # logs a message for a step this worker does not define
+                continue
+            claimed.append(
+                ClaimedTask(
+                    flow=self.flow,
+                    worker_id=worker_id,
+                    record={"flow_slug": self.flow.slug, **{k: row[k] for k in _RECORD_FIELDS}},
+                    message={key: row[key] for key in _MESSAGE_FIELDS},
+                    attempt=row["attempts_count"] or 1,
                 )
-                records = await cur.fetchall()
-                attempts: dict[tuple[str, str, int], int] = {}
-                if records:
-                    await cur.execute(
-                        queries.TASK_ATTEMPTS,
-                        {
-                            "run_ids": [r["run_id"] for r in records],
-                            "step_slugs": [r["step_slug"] for r in records],
-                            "task_indexes": [r["task_index"] for r in records],
-                        },
-                    )
-                    for row in await cur.fetchall():
-                        key = (str(row["run_id"]), row["step_slug"], row["task_index"])
-                        attempts[key] = row["attempts_count"]
-        by_id = {m["msg_id"]: m for m in known}
-        claimed = [
-            ClaimedTask(
-                flow=self.flow,
-                worker_id=str(self.worker_id),
-                record=record,
-                message=by_id[record["msg_id"]],
-                attempt=attempts.get(
-                    (str(record["run_id"]), record["step_slug"], record["task_index"]), 1
-                ),
             )
-            for record in records
-        ]
-        return claimed, len(messages)
+        return claimed, len(rows)
 
     def _knows(self, message: dict[str, Any]) -> bool:
         body = message.get("message") or {}

@@ -1,7 +1,7 @@
 """Every SQL statement the worker sends, named and described, in one place.
 
 The worker changes engine state only through ``pgflow.*`` functions, reads its messages
-through ``pgflow.read_tasks`` (not ``pgmq.read``), and the few plain SELECTs below only
+through ``pgflow.read_and_start_tasks`` (not ``pgmq.read``), and the few plain SELECTs below only
 read: everything here works under the ``pgflow_worker`` role, which has no pgmq privilege
 and cannot write a table (tests/integration/test_roles.py). Placeholders are psycopg
 ``%(name)s`` parameters. Grep for ``queries.`` in pgflow/worker to find every caller.
@@ -25,9 +25,9 @@ WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
     "pgflow.register_worker(uuid,text,text)",
     "pgflow.sync_flow_schedule(text,text,jsonb)",
     "pgflow.enable_flow_notify(text,integer)",
-    "pgflow.read_tasks(text,integer,integer)",
-    "pgflow.start_tasks(text,bigint[],uuid)",
+    "pgflow.read_and_start_tasks(text,uuid,integer,integer,text[])",
     "pgflow.complete_task(uuid,text,integer,jsonb)",
+    "pgflow.complete_tasks(uuid[],text[],integer[],jsonb[])",
     "pgflow.fail_task(uuid,text,integer,text)",
     "pgflow.worker_heartbeat(uuid)",
     "pgflow.recover_stalled_tasks()",
@@ -36,7 +36,6 @@ WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
 )
 WORKER_TABLES: Final[tuple[str, ...]] = (
     "pgflow.runs",
-    "pgflow.step_tasks",
     "pgflow.permanently_stalled_tasks",
 )
 
@@ -84,28 +83,16 @@ ENABLE_FLOW_NOTIFY: Final[LiteralString] = (
 
 # ---------------------------------------------------------------- polling
 
-#: Reserve up to qty visible messages of the flow's queue for vt seconds (first phase;
-#: pgmq.read behind a SECURITY DEFINER function that only reads queues of flows).
-READ_MESSAGES: Final[LiteralString] = (
-    "select msg_id, read_ct, enqueued_at, vt, message, headers "
-    "from pgflow.read_tasks(flow_slug => %(flow_slug)s, vt => %(vt)s::int, qty => %(qty)s::int)"
-)
-
-#: Claim the tasks behind the messages read (second phase); returns step_task_record rows.
-START_TASKS: Final[LiteralString] = (
-    "select flow_slug, run_id, step_slug, input, msg_id, task_index, flow_input "
-    "from pgflow.start_tasks(flow_slug => %(flow_slug)s, msg_ids => %(msg_ids)s::bigint[], "
-    "worker_id => %(worker_id)s::uuid)"
-)
-
-#: Read back attempts_count of the tasks just claimed. Sent in the same transaction as
-#: START_TASKS, so it sees the incremented value (start_tasks' record does not carry it).
-TASK_ATTEMPTS: Final[LiteralString] = (
-    "select t.run_id, t.step_slug, t.task_index, t.attempts_count "
-    "from pgflow.step_tasks as t "
-    "join unnest(%(run_ids)s::uuid[], %(step_slugs)s::text[], %(task_indexes)s::int[]) "
-    "as k (run_id, step_slug, task_index) "
-    "on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index"
+#: Read up to qty messages of the flow's queue (lease: vt seconds) and claim the tasks of
+#: the steps this worker defines, in one call (read_tasks + start_tasks); one row per
+#: message read, task columns NULL when its task was not claimed.
+READ_AND_START_TASKS: Final[LiteralString] = (
+    "select msg_id, read_ct, enqueued_at, vt, message, headers, run_id, step_slug, "
+    "task_index, input, flow_input, attempts_count "
+    "from pgflow.read_and_start_tasks(flow_slug => %(flow_slug)s, "
+    "worker_id => %(worker_id)s::uuid, qty => %(qty)s::int, "
+    "visibility_timeout => %(vt)s::int, "
+    "step_slugs => %(step_slugs)s::text[])"
 )
 
 #: The run input, loaded lazily for ctx.flow_input of non-root steps.
@@ -117,6 +104,13 @@ RUN_INPUT: Final[LiteralString] = "select input from pgflow.runs where run_id = 
 COMPLETE_TASK: Final[LiteralString] = (
     "select status from pgflow.complete_task(run_id => %(run_id)s::uuid, "
     "step_slug => %(step_slug)s, task_index => %(task_index)s::int, output => %(output)s::jsonb)"
+)
+
+#: Report many successful tasks in one transaction (group commit); one row per known task.
+COMPLETE_TASKS: Final[LiteralString] = (
+    "select run_id, step_slug, task_index, status from pgflow.complete_tasks("
+    "run_ids => %(run_ids)s::uuid[], step_slugs => %(step_slugs)s::text[], "
+    "task_indexes => %(task_indexes)s::int[], outputs => %(outputs)s::jsonb[])"
 )
 
 #: Report a failed task; the SQL decides between retry (DB-time backoff) and exhaustion.

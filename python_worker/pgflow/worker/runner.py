@@ -23,9 +23,11 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from pgflow.worker import queries, startup
+from pgflow.worker.completions import CompletionBatcher
 from pgflow.worker.config import Backoff, WorkerConfig
+from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
 from pgflow.worker.errors import WorkerStartupError
-from pgflow.worker.executor import RETRYABLE_DB_ERRORS, ClaimedTask, Executor, error_text
+from pgflow.worker.executor import ClaimedTask, Executor
 from pgflow.worker.flow_input import RunInputCache
 from pgflow.worker.heartbeat import Heartbeat, StalledTaskSweep
 from pgflow.worker.lifecycle import Lifecycle, WorkerState, drain
@@ -71,6 +73,8 @@ class Worker:
         }
         self._registered: set[str] = set()
         self._in_flight: set[asyncio.Task[None]] = set()
+        #: runners whose handler returned (slot given back) and whose report is pending
+        self._reporting: set[asyncio.Task[None]] = set()
         self._pollers: dict[str, FlowPoller] = {}
         self._poller_stops: dict[str, asyncio.Event] = {}
         self._poller_tasks: list[asyncio.Task[None]] = []
@@ -199,6 +203,16 @@ class Worker:
             shutdown=self.lifecycle.shutdown,
             reconnect_max_seconds=self.config.reconnect_max_seconds,
             on_reported=self._on_reported,
+            on_handler_done=self._handler_done,
+            completions=(
+                CompletionBatcher(
+                    self._pool,
+                    max_batch=self.config.complete_batch_size,
+                    reconnect_max_seconds=self.config.reconnect_max_seconds,
+                )
+                if self.config.complete_batch_size > 1
+                else None
+            ),
         )
         tasks: list[asyncio.Task[None]] = []
         for flow in self.flows:
@@ -260,9 +274,19 @@ class Worker:
         self._in_flight.add(runner)
         runner.add_done_callback(self._task_done)
 
+    def _handler_done(self, task: ClaimedTask) -> None:
+        runner = asyncio.current_task()
+        if runner is not None and runner in self._in_flight:
+            self._reporting.add(runner)
+            self._slots.handler_done()
+
     def _task_done(self, runner: asyncio.Task[None]) -> None:
         self._in_flight.discard(runner)
-        self._slots.release(1)
+        if runner in self._reporting:
+            self._reporting.discard(runner)
+            self._slots.report_done()
+        else:
+            self._slots.release(1)
         if not runner.cancelled() and runner.exception() is not None:
             logger.error("task runner crashed", exc_info=runner.exception())
 

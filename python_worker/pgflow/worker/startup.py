@@ -21,8 +21,8 @@ from psycopg import errors as pg_errors
 from pgflow.errors import SchemaVersionMismatch
 from pgflow.schema_check import check_worker_compatibility_async
 from pgflow.worker import queries
+from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
 from pgflow.worker.errors import FlowShapeMismatch, WorkerStartupError
-from pgflow.worker.executor import RETRYABLE_DB_ERRORS, error_text
 from pgflow.worker.log import fields
 
 logger = logging.getLogger("pgflow.worker")

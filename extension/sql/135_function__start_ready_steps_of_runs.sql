@@ -1,0 +1,87 @@
+-- _start_ready_steps_of_runs: start_ready_steps for many runs at once, set-based.
+
+create function pgflow._start_ready_steps_of_runs(run_ids uuid[])
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_group record;
+begin
+  -- MUTATE: ready steps (created, no pending deps, known non-zero task count) of started
+  -- runs become started; their tasks are queued with one send_batch per flow and start
+  -- delay, messages ordered by run, step_index and task_index.
+  for v_group in
+    with ready as (
+      select ss.run_id, ss.step_slug
+      from pgflow.step_states as ss
+      join pgflow.runs as r on r.run_id = ss.run_id
+      where ss.run_id = any(_start_ready_steps_of_runs.run_ids)
+        and r.status = 'started'
+        and ss.status = 'created'
+        and ss.remaining_deps = 0
+        and ss.initial_tasks > 0
+      order by ss.run_id, ss.step_slug
+      for update of ss
+    ),
+    started as (
+      update pgflow.step_states as ss
+      set status = 'started',
+          started_at = now(),
+          remaining_tasks = ss.initial_tasks
+      from ready
+      where ss.run_id = ready.run_id and ss.step_slug = ready.step_slug
+      returning ss.flow_slug, ss.run_id, ss.step_slug, ss.initial_tasks
+    )
+    select
+      st.flow_slug,
+      coalesce(s.opt_start_delay, 0) as start_delay,
+      array_agg(st.run_id order by st.run_id, s.step_index) as run_ids,
+      array_agg(st.step_slug order by st.run_id, s.step_index) as step_slugs,
+      array_agg(st.initial_tasks order by st.run_id, s.step_index) as task_counts
+    from started as st
+    join pgflow.steps as s on s.flow_slug = st.flow_slug and s.step_slug = st.step_slug
+    group by st.flow_slug, coalesce(s.opt_start_delay, 0)
+  loop
+    -- One send_batch per group; message ids pair with tasks by position.
+    with tasks as (
+      select g.run_id, g.step_slug, i as task_index,
+             row_number() over (order by g.ord, i) as ord
+      from unnest(v_group.run_ids, v_group.step_slugs, v_group.task_counts)
+        with ordinality as g (run_id, step_slug, task_count, ord)
+      cross join lateral generate_series(0, g.task_count - 1) as i
+    ),
+    sent as (
+      select m.msg_id, m.ord
+      from pgmq.send_batch(
+        v_group.flow_slug,
+        array(
+          select jsonb_build_object(
+            'flow_slug', v_group.flow_slug,
+            'run_id', t.run_id,
+            'step_slug', t.step_slug,
+            'task_index', t.task_index
+          )
+          from tasks as t
+          order by t.ord
+        ),
+        v_group.start_delay
+      ) with ordinality as m (msg_id, ord)
+    )
+    insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
+    select v_group.flow_slug, t.run_id, t.step_slug, t.task_index, m.msg_id
+    from tasks as t
+    join sent as m on m.ord = t.ord;
+  end loop;
+end;
+$$;
+
+comment on function pgflow._start_ready_steps_of_runs(uuid[]) is
+'start_ready_steps for every run in run_ids (uuid[]) in a fixed number of statements:
+each step that is created, has no unfinished dependency and a known task count > 0, in a
+started run, becomes started (remaining_tasks = initial_tasks) and gets one step_tasks
+row and one pgmq message per task; messages go out in one send_batch per flow and start
+delay (seconds). Sends no broadcasts and evaluates no condition: callers use it only
+while realtime is off, for runs whose flow has no conditions and no ready taskless step
+(complete_tasks). pgflow-py internal.';
