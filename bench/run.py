@@ -3,7 +3,8 @@
 Usage::
 
     python -m bench.run [--dsn DSN] [--only W1,W2,...] [--quick] [--repeat 3]
-                        [--processes 2] [--concurrency 10] [--merge] [--out DIR]
+                        [--processes 2] [--concurrency 50] [--batch-size 50]
+                        [--merge] [--out DIR]
 
 Workloads (``--only``, comma-separated): ceiling, W1, W2, W3, START, L1, S1, P, peers
 (default: all but peers; ``make bench-peers`` runs ``--only peers --merge``). ``--quick``
@@ -19,7 +20,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -142,13 +143,21 @@ class Bench:
             )
 
     def w1(self) -> None:
-        """W1: runs of a one-step flow."""
+        """W1: runs of a one-step flow (and again at the worker's default settings)."""
         self.repeated(
             "W1",
             "W1 one-step runs",
             "tasks/s",
             lambda: workloads.w1(self.server, self.settings, self.sizes.w1_runs, self.profile),
         )
+        defaults = replace(self.settings, max_concurrency=10, batch_size=10)
+        if defaults != self.settings:
+            self.repeated(
+                "W1.defaults",
+                "W1 one-step runs, worker defaults (--max-concurrency 10 --batch-size 10)",
+                "tasks/s",
+                lambda: workloads.w1(self.server, defaults, self.sizes.w1_runs, self.profile),
+            )
 
     def w2(self) -> None:
         """W2: runs of a 3-step chain."""
@@ -263,7 +272,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--processes", type=int, default=2, help="worker processes = ceiling client processes (2)"
     )
     parser.add_argument(
-        "--concurrency", type=int, default=10, help="--max-concurrency of each worker (10)"
+        "--concurrency", type=int, default=50, help="--max-concurrency of each worker (50)"
+    )
+    parser.add_argument(
+        "--batch-size", type=int, default=50, help="--batch-size of each worker (50)"
     )
     parser.add_argument(
         "--merge",
@@ -302,7 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or (QUICK_OUT if args.quick else DEFAULT_OUT)
     repeat = args.repeat or (1 if args.quick else 3)
     sizes = QUICK if args.quick else FULL
-    settings = WorkerSettings(processes=args.processes, max_concurrency=args.concurrency)
+    settings = WorkerSettings(
+        processes=args.processes, max_concurrency=args.concurrency, batch_size=args.batch_size
+    )
     if args.render:
         paths = report.write(Results.load(out / report.JSON_NAME), out)
         echo(f"bench: wrote {', '.join(str(p) for p in paths)}")

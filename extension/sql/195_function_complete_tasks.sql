@@ -17,6 +17,13 @@ returns table (run_id uuid, step_slug text, task_index int, status text)
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
+-- Planner settings for batch functions (README "Performance"): every statement is driven
+-- by a batch of keys, so index nested loops are right at any table size, a cached generic
+-- plan saves re-planning, and JIT compilation never pays off.
+set enable_hashjoin = off
+set enable_mergejoin = off
+set jit = off
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_n int := coalesce(cardinality(complete_tasks.run_ids), 0);

@@ -1,5 +1,5 @@
 begin;
-select plan(2);
+select plan(3);
 
 -- TEST: no function of schema pgflow runs with the caller's search_path
 select is(
@@ -16,10 +16,25 @@ select is(
   array(select pgflow_tests.signature(p.oid) || ' ' || coalesce(p.proconfig::text, 'NULL')
         from pg_proc as p
         where p.pronamespace = 'pgflow'::regnamespace
-          and p.proconfig is distinct from array['search_path=pg_catalog, pg_temp']
+          and (p.proconfig)[1] is distinct from 'search_path=pg_catalog, pg_temp'
         order by 1),
   '{}'::text[],
-  'every pgflow function runs with search_path = pg_catalog, pg_temp and no other setting');
+  'every pgflow function runs with search_path = pg_catalog, pg_temp');
+
+-- TEST: the only other settings are the planner settings of the batch functions
+-- (README "Performance"), each of which is a reviewed decision
+select is(
+  array(select pgflow_tests.signature(p.oid) || ' ' || p.proconfig[2:]::text
+        from pg_proc as p
+        where p.pronamespace = 'pgflow'::regnamespace
+          and cardinality(p.proconfig) > 1
+        order by 1),
+  array[
+    '_start_ready_steps_of_runs(uuid[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
+    'complete_tasks(uuid[],text[],integer[],jsonb[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
+    'read_and_start_tasks(text,uuid,integer,integer,text[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}'
+  ],
+  'no other function carries a setting');
 
 select * from finish();
 rollback;

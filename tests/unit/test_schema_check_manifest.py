@@ -33,7 +33,7 @@ def test_manifest_lists_every_pgmq_function_the_sql_and_worker_call() -> None:
 
 def test_worker_reads_only_message_fields_the_manifest_requires() -> None:
     # pgflow.read_and_start_tasks passes pgmq.read's record through as its first columns.
-    selected = re.match(r"select (.*?), run_id, ", queries.READ_AND_START_TASKS)
+    selected = re.match(r"select (.*?), run_id\b", queries.READ_AND_START_TASKS)
     assert selected, queries.READ_AND_START_TASKS
     columns = [c.strip() for c in selected.group(1).split(",")]
     required = [f["name"] for f in load_manifest()["pgmq"]["message_record_fields"]]

@@ -1557,33 +1557,39 @@ returns void
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
+-- Planner settings for batch functions (README "Performance"): every statement is driven
+-- by a batch of keys, so index nested loops are right at any table size, a cached generic
+-- plan saves re-planning, and JIT compilation never pays off.
+set enable_hashjoin = off
+set enable_mergejoin = off
+set jit = off
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_group record;
+  v_task_run_ids uuid[];
+  v_task_step_slugs text[];
+  v_task_indexes int[];
+  v_msg_ids bigint[];
 begin
   -- MUTATE: ready steps (created, no pending deps, known non-zero task count) of started
   -- runs become started; their tasks are queued with one send_batch per flow and start
   -- delay, messages ordered by run, step_index and task_index.
   for v_group in
-    with ready as (
-      select ss.run_id, ss.step_slug
-      from pgflow.step_states as ss
-      join pgflow.runs as r on r.run_id = ss.run_id
-      where ss.run_id = any(_start_ready_steps_of_runs.run_ids)
-        and r.status = 'started'
-        and ss.status = 'created'
-        and ss.remaining_deps = 0
-        and ss.initial_tasks > 0
-      order by ss.run_id, ss.step_slug
-      for update of ss
-    ),
-    started as (
+    with started as (
+      -- No separate FOR UPDATE: the UPDATE locks the rows and re-checks them if a
+      -- concurrent transaction changed them meanwhile; callers hold the run rows.
       update pgflow.step_states as ss
       set status = 'started',
           started_at = now(),
           remaining_tasks = ss.initial_tasks
-      from ready
-      where ss.run_id = ready.run_id and ss.step_slug = ready.step_slug
+      from pgflow.runs as r
+      where ss.run_id = any(_start_ready_steps_of_runs.run_ids)
+        and r.run_id = ss.run_id
+        and r.status = 'started'
+        and ss.status = 'created'
+        and ss.remaining_deps = 0
+        and ss.initial_tasks > 0
       returning ss.flow_slug, ss.run_id, ss.step_slug, ss.initial_tasks
     )
     select
@@ -1597,15 +1603,15 @@ begin
     group by st.flow_slug, coalesce(s.opt_start_delay, 0)
   loop
     -- One send_batch per group; message ids pair with tasks by position.
-    with tasks as (
-      select g.run_id, g.step_slug, i as task_index,
-             row_number() over (order by g.ord, i) as ord
-      from unnest(v_group.run_ids, v_group.step_slugs, v_group.task_counts)
-        with ordinality as g (run_id, step_slug, task_count, ord)
-      cross join lateral generate_series(0, g.task_count - 1) as i
-    ),
-    sent as (
-      select m.msg_id, m.ord
+    select array_agg(g.run_id order by g.ord, i), array_agg(g.step_slug order by g.ord, i),
+           array_agg(i order by g.ord, i)
+    into v_task_run_ids, v_task_step_slugs, v_task_indexes
+    from unnest(v_group.run_ids, v_group.step_slugs, v_group.task_counts)
+      with ordinality as g (run_id, step_slug, task_count, ord)
+    cross join lateral generate_series(0, g.task_count - 1) as i;
+
+    v_msg_ids := array(
+      select m.msg_id
       from pgmq.send_batch(
         v_group.flow_slug,
         array(
@@ -1615,16 +1621,19 @@ begin
             'step_slug', t.step_slug,
             'task_index', t.task_index
           )
-          from tasks as t
+          from unnest(v_task_run_ids, v_task_step_slugs, v_task_indexes)
+            with ordinality as t (run_id, step_slug, task_index, ord)
           order by t.ord
         ),
         v_group.start_delay
       ) with ordinality as m (msg_id, ord)
-    )
+      order by m.ord
+    );
+
     insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
-    select v_group.flow_slug, t.run_id, t.step_slug, t.task_index, m.msg_id
-    from tasks as t
-    join sent as m on m.ord = t.ord;
+    select v_group.flow_slug, t.run_id, t.step_slug, t.task_index, t.msg_id
+    from unnest(v_task_run_ids, v_task_step_slugs, v_task_indexes, v_msg_ids)
+      as t (run_id, step_slug, task_index, msg_id);
   end loop;
 end;
 $$;
@@ -2322,6 +2331,13 @@ returns table (run_id uuid, step_slug text, task_index int, status text)
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
+-- Planner settings for batch functions (README "Performance"): every statement is driven
+-- by a batch of keys, so index nested loops are right at any table size, a cached generic
+-- plan saves re-planning, and JIT compilation never pays off.
+set enable_hashjoin = off
+set enable_mergejoin = off
+set jit = off
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_n int := coalesce(cardinality(complete_tasks.run_ids), 0);
@@ -3766,6 +3782,13 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+-- Planner settings for batch functions (README "Performance"): every statement is driven
+-- by a batch of keys, so index nested loops are right at any table size, a cached generic
+-- plan saves re-planning, and JIT compilation never pays off.
+set enable_hashjoin = off
+set enable_mergejoin = off
+set jit = off
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_msg_ids bigint[];

@@ -188,14 +188,15 @@ class Executor:
         self._shutdown = shutdown
         self._reconnect_max_seconds = reconnect_max_seconds
         self._on_reported = on_reported
-        #: asyncio task running a claimed task -> its log fields (for the loop watchdog).
-        self.running: dict[asyncio.Task[Any], dict[str, Any]] = {}
+        #: asyncio task -> the claimed task it runs (for the loop watchdog).
+        self.running: dict[asyncio.Task[Any], ClaimedTask] = {}
 
     def describe(self, runner: asyncio.Task[Any] | None) -> dict[str, Any]:
         """Log fields of the claimed task an asyncio task is running ({} if none)."""
         if runner is None:
             return {}
-        return dict(self.running.get(runner, {"asyncio_task": runner.get_name()}))
+        task = self.running.get(runner)
+        return task.log_fields() if task is not None else {"asyncio_task": runner.get_name()}
 
     def context_for(self, task: ClaimedTask) -> Context:
         """Build the handler context of a task."""
@@ -233,14 +234,13 @@ class Executor:
 
     async def run(self, task: ClaimedTask) -> None:
         """Run one task to its report. Cancellation abandons it (nothing is reported)."""
-        log = task.log_fields()
         loop = asyncio.get_running_loop()
         started = loop.time()
         current = asyncio.current_task()
         if current is not None:
-            self.running[current] = log
+            self.running[current] = task
         try:
-            await self._run(task, log, loop, started)
+            await self._run(task, loop, started)
         finally:
             if current is not None:
                 self.running.pop(current, None)
@@ -248,12 +248,11 @@ class Executor:
     async def _run(
         self,
         task: ClaimedTask,
-        log: dict[str, Any],
         loop: asyncio.AbstractEventLoop,
         started: float,
     ) -> None:
         if logger.isEnabledFor(logging.INFO):
-            logger.info("task started", extra=fields(**log))
+            logger.info("task started", extra=fields(**task.log_fields()))
         payload: str | None = None
         error: str | None = None
         deadline: asyncio.Timeout | None = None
@@ -277,7 +276,7 @@ class Executor:
                 )
                 logger.warning(
                     "async handler blocked the event loop past its timeout; result discarded",
-                    extra=fields(**log, overran_s=round(overran, 1)),
+                    extra=fields(**task.log_fields(), overran_s=round(overran, 1)),
                 )
             else:
                 payload = encode_output(output)
@@ -289,7 +288,7 @@ class Executor:
                 if is_sync:
                     logger.warning(
                         "sync handler still running after its timeout; its thread is abandoned",
-                        extra=fields(**log),
+                        extra=fields(**task.log_fields()),
                     )
             else:
                 error = error_text(exc)
@@ -297,15 +296,15 @@ class Executor:
         if self._on_handler_done is not None:
             self._on_handler_done(task)
         if payload is not None:
-            completed = await self._complete(task, payload, log, duration_ms)
+            completed = await self._complete(task, payload, duration_ms)
         else:
             completed = False
-            await self._fail(task, error or "Error", log, duration_ms)
+            await self._fail(task, error or "Error", duration_ms)
         if self._on_reported is not None:
             self._on_reported(task, completed)
 
     async def _complete(
-        self, task: ClaimedTask, payload: str, log: dict[str, Any], duration_ms: float
+        self, task: ClaimedTask, payload: str, duration_ms: float
     ) -> bool:
         params = {
             "run_id": task.run_id,
@@ -320,20 +319,21 @@ class Executor:
                         task.run_id, task.step_slug, task.task_index, payload
                     )
                 except GroupReportRefused:  # find out whether this task was at fault
-                    status = await self._report(queries.COMPLETE_TASK, params, log)
+                    status = await self._report(queries.COMPLETE_TASK, params, task)
             else:
-                status = await self._report(queries.COMPLETE_TASK, params, log)
+                status = await self._report(queries.COMPLETE_TASK, params, task)
         except psycopg.Error as exc:  # e.g. jsonb refuses \u0000: fail the task instead
-            await self._fail(task, error_text(exc), log, duration_ms)
+            await self._fail(task, error_text(exc), duration_ms)
             return False
         if logger.isEnabledFor(logging.INFO):
             logger.info(
-                "task completed", extra=fields(**log, duration_ms=duration_ms, task_status=status)
+                "task completed",
+                extra=fields(**task.log_fields(), duration_ms=duration_ms, task_status=status),
             )
         return True
 
     async def _fail(
-        self, task: ClaimedTask, message: str, log: dict[str, Any], duration_ms: float
+        self, task: ClaimedTask, message: str, duration_ms: float
     ) -> None:
         params = {
             "run_id": task.run_id,
@@ -342,19 +342,21 @@ class Executor:
             "error_message": message,
         }
         try:
-            status = await self._report(queries.FAIL_TASK, params, log)
+            status = await self._report(queries.FAIL_TASK, params, task)
         except psycopg.Error as exc:
             logger.error(
                 "fail_task raised; task left to the stalled-task sweep",
-                extra=fields(**log, error=error_text(exc)),
+                extra=fields(**task.log_fields(), error=error_text(exc)),
             )
             return
         logger.warning(
             "task failed",
-            extra=fields(**log, duration_ms=duration_ms, error=message, task_status=status),
+            extra=fields(
+                **task.log_fields(), duration_ms=duration_ms, error=message, task_status=status
+            ),
         )
 
-    async def _report(self, query: Any, params: Mapping[str, Any], log: dict[str, Any]) -> Any:
+    async def _report(self, query: Any, params: Mapping[str, Any], task: ClaimedTask) -> Any:
         """Send a report, retrying with backoff while the database is unreachable.
 
         Reports are idempotent in SQL (a repeated or late call changes nothing), so
@@ -375,6 +377,6 @@ class Executor:
                 delay = backoff.next_delay()
                 logger.warning(
                     "database unreachable while reporting; retrying",
-                    extra=fields(**log, error=error_text(exc), retry_in_s=delay),
+                    extra=fields(**task.log_fields(), error=error_text(exc), retry_in_s=delay),
                 )
                 await asyncio.sleep(delay)

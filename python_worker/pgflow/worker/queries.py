@@ -87,7 +87,7 @@ ENABLE_FLOW_NOTIFY: Final[LiteralString] = (
 #: the steps this worker defines, in one call (read_tasks + start_tasks); one row per
 #: message read, task columns NULL when its task was not claimed.
 READ_AND_START_TASKS: Final[LiteralString] = (
-    "select msg_id, read_ct, enqueued_at, vt, message, headers, run_id, step_slug, "
+    "select msg_id, read_ct, enqueued_at, vt, message, headers, run_id::text as run_id, step_slug, "
     "task_index, input, flow_input, attempts_count "
     "from pgflow.read_and_start_tasks(flow_slug => %(flow_slug)s, "
     "worker_id => %(worker_id)s::uuid, qty => %(qty)s::int, "
