@@ -8,7 +8,7 @@ from bench.report import Results, fmt, target_lines
 from bench.stats import Measurement
 
 L1_LABELS = {
-    "notify": "NOTIFY (worker default: pgmq throttle 250 ms)",
+    "notify": "NOTIFY (worker default: pgmq throttle 20 ms)",
     "notify0": "NOTIFY, pgmq throttle 0 ms (diagnostic)",
     "poll": "polling only (--poll-interval 1 s)",
 }
@@ -19,6 +19,8 @@ METHOD = """\
   completed, so the workers' interpreter start-up is excluded (it is in results.json as
   `startup_s`, with `wall_s` from spawning the workers). Throughput = completed tasks /
   drain time. Every workload and repeat gets a fresh database cloned from a template.
+  W1.defaults repeats W1 with the workers at their own defaults (--max-concurrency 10
+  --batch-size 10).
 - Ceiling: raw pgmq on the same cluster, same number of client processes (one connection
   each), draining a pre-filled queue of pgflow-shaped messages: (a) read 10 + archive the
   batch; (b) read 10 + one archive transaction per message (the per-task commit ceiling).
@@ -26,7 +28,7 @@ METHOD = """\
   (one transaction per call), NOTIFY enabled on the queue as a worker leaves it.
 - L1: one idle worker; runs started open-loop at a fixed rate; latency = the handler's
   `time.time()` − the client's `time.time()` just before `start_flow`. NOTIFY mode uses
-  the worker defaults (pgmq NOTIFY throttled to 250 ms); polling mode `--no-listen` with
+  the worker defaults (pgmq NOTIFY throttled to 20 ms); polling mode `--no-listen` with
   the default `--poll-interval`.
 - S1: one client times each call (round trip); tasks are claimed by the benchmark with
   `pgmq.read` + `pgflow.start_tasks`. The history is written straight into the tables

@@ -34,7 +34,7 @@ ALL_WORKLOADS = ("ceiling", "W1", "W2", "W3", "START", "L1", "S1", "P", "peers")
 DEFAULT_WORKLOADS = ALL_WORKLOADS[:-1]
 DEFAULT_OUT = ROOT / "bench" / "results"
 QUICK_OUT = BENCH_HOME / "quick"
-#: L1 modes: key, LISTEN on, pgmq NOTIFY throttle (None: the worker default, 250 ms).
+#: L1 modes: key, LISTEN on, pgmq NOTIFY throttle (None: the worker default, 20 ms).
 L1_MODES = (("notify", True, None), ("notify0", True, 0), ("poll", False, None))
 L1_NAMES = {
     "notify": "NOTIFY",

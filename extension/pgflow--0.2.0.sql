@@ -1316,6 +1316,8 @@ declare
   v_steps_count int;
   v_root_tasks int;
   v_realtime boolean;
+  v_fast boolean;
+  v_group record;
 begin
   -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
   perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
@@ -1364,21 +1366,43 @@ begin
   values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input, v_steps_count)
   returning * into v_run;
 
-  insert into pgflow.step_states (flow_slug, run_id, step_slug, remaining_deps, initial_tasks)
-  select
-    s.flow_slug,
-    v_run.run_id,
-    s.step_slug,
-    s.deps_count,
-    case
-      when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
-      when s.step_type = 'map' then null
-      else 1
-    end
-  from pgflow.steps as s
-  where s.flow_slug = start_flow.flow_slug;
-
+  -- Fast path, same outcome as the cascade below: without broadcasts, conditions or a
+  -- root step without tasks (an empty root map), and with at least one step, the cascade
+  -- only starts the root steps and cannot complete the run. Root steps are then inserted
+  -- started and their tasks queued at once.
   v_realtime := pgflow._realtime_enabled();
+  v_fast := not v_realtime
+    and v_steps_count > 0
+    and not (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
+    and not exists (
+      select 1 from pgflow.steps as s
+      where s.flow_slug = start_flow.flow_slug
+        and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
+    );
+
+  insert into pgflow.step_states (
+    flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
+  )
+  select
+    st.flow_slug, v_run.run_id, st.step_slug, st.deps_count, st.initial_tasks,
+    case when st.starts then 'started' else 'created' end,
+    case when st.starts then now() end,
+    case when st.starts then st.initial_tasks end
+  from (
+    select
+      s.flow_slug,
+      s.step_slug,
+      s.deps_count,
+      case
+        when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
+        when s.step_type = 'map' then null
+        else 1
+      end as initial_tasks,
+      v_fast and s.deps_count = 0 as starts
+    from pgflow.steps as s
+    where s.flow_slug = start_flow.flow_slug
+  ) as st;
+
   if v_realtime then
     perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
       'event_type', 'run:started',
@@ -1391,22 +1415,24 @@ begin
     ));
   end if;
 
-  -- CASCADE: conditions, empty maps, ready steps, completion. Fast path, same outcome:
-  -- without broadcasts, conditions or a ready step without tasks (an empty root map), and
-  -- with at least one step, the cascade only starts the ready steps and cannot complete.
-  if not v_realtime
-     and v_steps_count > 0
-     and not exists (
-       select 1 from pgflow.steps as s
-       where s.flow_slug = start_flow.flow_slug
-         and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
-     )
-     and not exists (
-       select 1 from pgflow.step_states as ss
-       where ss.run_id = v_run.run_id and ss.remaining_deps = 0
-         and not coalesce(ss.initial_tasks > 0, false)
-     ) then
-    perform pgflow._start_ready_steps_of_runs(array[v_run.run_id]);
+  if v_fast then
+    -- The root steps' tasks, one send_batch per start delay, steps in step_index order.
+    for v_group in
+      select
+        coalesce(s.opt_start_delay, 0) as start_delay,
+        array_agg(s.step_slug order by s.step_index) as step_slugs,
+        array_agg(case when s.step_type = 'map' then v_root_tasks else 1 end order by s.step_index)
+          as task_counts
+      from pgflow.steps as s
+      where s.flow_slug = start_flow.flow_slug and s.deps_count = 0
+      group by coalesce(s.opt_start_delay, 0)
+      order by min(s.step_index)
+    loop
+      perform pgflow._queue_step_tasks(start_flow.flow_slug, v_group.start_delay,
+        array_fill(v_run.run_id, array[cardinality(v_group.step_slugs)]),
+        v_group.step_slugs, v_group.task_counts);
+    end loop;
+  -- CASCADE: conditions, empty maps, ready steps, completion.
   elsif pgflow._cascade(v_run.run_id) then
     perform pgflow.start_ready_steps(v_run.run_id);
     perform pgflow.maybe_complete_run(v_run.run_id);
@@ -1550,7 +1576,75 @@ step:started for each. No-op for a completed or failed run. Does not evaluate co
 (callers run _cascade first). As upstream pgflow 0.14.1 start_ready_steps.';
 
 -- ==== 135_function__start_ready_steps_of_runs.sql ====
--- _start_ready_steps_of_runs: start_ready_steps for many runs at once, set-based.
+-- _queue_step_tasks / _start_ready_steps_of_runs: start_ready_steps for many runs at once,
+-- set-based.
+
+create function pgflow._queue_step_tasks(
+  flow_slug text,
+  start_delay int,
+  run_ids uuid[],
+  step_slugs text[],
+  task_counts int[]
+)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+-- Planner settings for batch functions (README "Performance"): every statement is driven
+-- by a batch of keys, so index nested loops are right at any table size, a cached generic
+-- plan saves re-planning, and JIT compilation never pays off.
+set enable_hashjoin = off
+set enable_mergejoin = off
+set jit = off
+set plan_cache_mode = force_generic_plan
+as $$
+declare
+  v_task_run_ids uuid[];
+  v_task_step_slugs text[];
+  v_task_indexes int[];
+  v_msg_ids bigint[];
+begin
+  -- One send_batch per group; message ids pair with tasks by position.
+  select array_agg(g.run_id order by g.ord, i), array_agg(g.step_slug order by g.ord, i),
+         array_agg(i order by g.ord, i)
+  into v_task_run_ids, v_task_step_slugs, v_task_indexes
+  from unnest(_queue_step_tasks.run_ids, _queue_step_tasks.step_slugs, _queue_step_tasks.task_counts)
+    with ordinality as g (run_id, step_slug, task_count, ord)
+  cross join lateral generate_series(0, g.task_count - 1) as i;
+
+  v_msg_ids := array(
+    select m.msg_id
+    from pgmq.send_batch(
+      _queue_step_tasks.flow_slug,
+      array(
+        select jsonb_build_object(
+          'flow_slug', _queue_step_tasks.flow_slug,
+          'run_id', t.run_id,
+          'step_slug', t.step_slug,
+          'task_index', t.task_index
+        )
+        from unnest(v_task_run_ids, v_task_step_slugs, v_task_indexes)
+          with ordinality as t (run_id, step_slug, task_index, ord)
+        order by t.ord
+      ),
+      _queue_step_tasks.start_delay
+    ) with ordinality as m (msg_id, ord)
+    order by m.ord
+  );
+
+  insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
+  select _queue_step_tasks.flow_slug, t.run_id, t.step_slug, t.task_index, t.msg_id
+  from unnest(v_task_run_ids, v_task_step_slugs, v_task_indexes, v_msg_ids)
+    as t (run_id, step_slug, task_index, msg_id);
+end;
+$$;
+
+comment on function pgflow._queue_step_tasks(text, int, uuid[], text[], int[]) is
+'Queues the tasks of steps just started: for each i, task_counts[i] tasks (task_index 0..n-1)
+of step step_slugs[i] of run run_ids[i], all of flow flow_slug: one pgmq message each, sent
+in one send_batch delayed by start_delay seconds, in array order then task_index order,
+and one step_tasks row each (status queued) paired with its message by position. The
+callers have set the steps started. pgflow-py internal.';
 
 create function pgflow._start_ready_steps_of_runs(run_ids uuid[])
 returns void
@@ -1567,10 +1661,6 @@ set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_group record;
-  v_task_run_ids uuid[];
-  v_task_step_slugs text[];
-  v_task_indexes int[];
-  v_msg_ids bigint[];
 begin
   -- MUTATE: ready steps (created, no pending deps, known non-zero task count) of started
   -- runs become started; their tasks are queued with one send_batch per flow and start
@@ -1602,38 +1692,8 @@ begin
     join pgflow.steps as s on s.flow_slug = st.flow_slug and s.step_slug = st.step_slug
     group by st.flow_slug, coalesce(s.opt_start_delay, 0)
   loop
-    -- One send_batch per group; message ids pair with tasks by position.
-    select array_agg(g.run_id order by g.ord, i), array_agg(g.step_slug order by g.ord, i),
-           array_agg(i order by g.ord, i)
-    into v_task_run_ids, v_task_step_slugs, v_task_indexes
-    from unnest(v_group.run_ids, v_group.step_slugs, v_group.task_counts)
-      with ordinality as g (run_id, step_slug, task_count, ord)
-    cross join lateral generate_series(0, g.task_count - 1) as i;
-
-    v_msg_ids := array(
-      select m.msg_id
-      from pgmq.send_batch(
-        v_group.flow_slug,
-        array(
-          select jsonb_build_object(
-            'flow_slug', v_group.flow_slug,
-            'run_id', t.run_id,
-            'step_slug', t.step_slug,
-            'task_index', t.task_index
-          )
-          from unnest(v_task_run_ids, v_task_step_slugs, v_task_indexes)
-            with ordinality as t (run_id, step_slug, task_index, ord)
-          order by t.ord
-        ),
-        v_group.start_delay
-      ) with ordinality as m (msg_id, ord)
-      order by m.ord
-    );
-
-    insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
-    select v_group.flow_slug, t.run_id, t.step_slug, t.task_index, t.msg_id
-    from unnest(v_task_run_ids, v_task_step_slugs, v_task_indexes, v_msg_ids)
-      as t (run_id, step_slug, task_index, msg_id);
+    perform pgflow._queue_step_tasks(v_group.flow_slug, v_group.start_delay, v_group.run_ids,
+                                     v_group.step_slugs, v_group.task_counts);
   end loop;
 end;
 $$;

@@ -16,6 +16,8 @@ declare
   v_steps_count int;
   v_root_tasks int;
   v_realtime boolean;
+  v_fast boolean;
+  v_group record;
 begin
   -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
   perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
@@ -64,21 +66,43 @@ begin
   values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input, v_steps_count)
   returning * into v_run;
 
-  insert into pgflow.step_states (flow_slug, run_id, step_slug, remaining_deps, initial_tasks)
-  select
-    s.flow_slug,
-    v_run.run_id,
-    s.step_slug,
-    s.deps_count,
-    case
-      when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
-      when s.step_type = 'map' then null
-      else 1
-    end
-  from pgflow.steps as s
-  where s.flow_slug = start_flow.flow_slug;
-
+  -- Fast path, same outcome as the cascade below: without broadcasts, conditions or a
+  -- root step without tasks (an empty root map), and with at least one step, the cascade
+  -- only starts the root steps and cannot complete the run. Root steps are then inserted
+  -- started and their tasks queued at once.
   v_realtime := pgflow._realtime_enabled();
+  v_fast := not v_realtime
+    and v_steps_count > 0
+    and not (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
+    and not exists (
+      select 1 from pgflow.steps as s
+      where s.flow_slug = start_flow.flow_slug
+        and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
+    );
+
+  insert into pgflow.step_states (
+    flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
+  )
+  select
+    st.flow_slug, v_run.run_id, st.step_slug, st.deps_count, st.initial_tasks,
+    case when st.starts then 'started' else 'created' end,
+    case when st.starts then now() end,
+    case when st.starts then st.initial_tasks end
+  from (
+    select
+      s.flow_slug,
+      s.step_slug,
+      s.deps_count,
+      case
+        when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
+        when s.step_type = 'map' then null
+        else 1
+      end as initial_tasks,
+      v_fast and s.deps_count = 0 as starts
+    from pgflow.steps as s
+    where s.flow_slug = start_flow.flow_slug
+  ) as st;
+
   if v_realtime then
     perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
       'event_type', 'run:started',
@@ -91,22 +115,24 @@ begin
     ));
   end if;
 
-  -- CASCADE: conditions, empty maps, ready steps, completion. Fast path, same outcome:
-  -- without broadcasts, conditions or a ready step without tasks (an empty root map), and
-  -- with at least one step, the cascade only starts the ready steps and cannot complete.
-  if not v_realtime
-     and v_steps_count > 0
-     and not exists (
-       select 1 from pgflow.steps as s
-       where s.flow_slug = start_flow.flow_slug
-         and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
-     )
-     and not exists (
-       select 1 from pgflow.step_states as ss
-       where ss.run_id = v_run.run_id and ss.remaining_deps = 0
-         and not coalesce(ss.initial_tasks > 0, false)
-     ) then
-    perform pgflow._start_ready_steps_of_runs(array[v_run.run_id]);
+  if v_fast then
+    -- The root steps' tasks, one send_batch per start delay, steps in step_index order.
+    for v_group in
+      select
+        coalesce(s.opt_start_delay, 0) as start_delay,
+        array_agg(s.step_slug order by s.step_index) as step_slugs,
+        array_agg(case when s.step_type = 'map' then v_root_tasks else 1 end order by s.step_index)
+          as task_counts
+      from pgflow.steps as s
+      where s.flow_slug = start_flow.flow_slug and s.deps_count = 0
+      group by coalesce(s.opt_start_delay, 0)
+      order by min(s.step_index)
+    loop
+      perform pgflow._queue_step_tasks(start_flow.flow_slug, v_group.start_delay,
+        array_fill(v_run.run_id, array[cardinality(v_group.step_slugs)]),
+        v_group.step_slugs, v_group.task_counts);
+    end loop;
+  -- CASCADE: conditions, empty maps, ready steps, completion.
   elsif pgflow._cascade(v_run.run_id) then
     perform pgflow.start_ready_steps(v_run.run_id);
     perform pgflow.maybe_complete_run(v_run.run_id);

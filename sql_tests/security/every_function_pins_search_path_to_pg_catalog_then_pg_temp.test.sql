@@ -30,6 +30,7 @@ select is(
           and cardinality(p.proconfig) > 1
         order by 1),
   array[
+    '_queue_step_tasks(text,integer,uuid[],text[],integer[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
     '_start_ready_steps_of_runs(uuid[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
     'complete_tasks(uuid[],text[],integer[],jsonb[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
     'read_and_start_tasks(text,uuid,integer,integer,text[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}'

@@ -81,7 +81,7 @@ def load_flow(reference: str) -> Any:
     type=click.IntRange(min=1),
     default=10,
     show_default=True,
-    help="Most tasks running at once, across all flows.",
+    help="Most handlers running at once, across all flows.",
 )
 @click.option(
     "--batch-size",

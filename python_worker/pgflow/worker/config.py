@@ -13,7 +13,9 @@ class WorkerConfig:
         dsn: libpq connection string or URL of the pgflow database.
         function_name: deployment name recorded in ``pgflow.worker_functions`` and in each
             ``pgflow.workers`` row.
-        max_concurrency: most tasks running at once, across all flows served.
+        max_concurrency: most handlers running at once, across all flows served. A task
+            whose handler returned gives its slot back while its report is sent; up to
+            ``max_concurrency`` such tasks may wait on their report before reading slows.
         batch_size: most messages read per ``pgflow.read_and_start_tasks`` call (also capped
             by free slots).
         complete_batch_size: most completions sent in one ``pgflow.complete_tasks`` call
