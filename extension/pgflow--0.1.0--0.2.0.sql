@@ -713,6 +713,40 @@ with a "steps" array (pgflow-py; upstream compiles an empty flow). As upstream 0
 -- a set-based start of ready steps over many runs (also start_flow's fast path), and
 -- PL/pgSQL (plan-cached) bodies for helpers on hot paths.
 
+-- ==== 095_function__send_messages.sql ====
+-- _send_messages: send a batch of task messages to a flow queue.
+
+create function pgflow._send_messages(queue_name text, msgs jsonb[], delay int)
+returns setof bigint
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  -- pgmq's send_batch(queue, msgs, delay int) is a SQL-language wrapper, parsed and
+  -- planned again at every call; the PL/pgSQL overload it calls (headers, visible-at
+  -- timestamp) keeps its plans, so it is called directly where this pgmq has it.
+  if pg_catalog.to_regprocedure('pgmq.send_batch(text,jsonb[],jsonb[],timestamp with time zone)') is not null then
+    return query
+    select m.msg_id
+    from pgmq.send_batch(_send_messages.queue_name, _send_messages.msgs, null::jsonb[],
+                         pg_catalog.clock_timestamp() + pg_catalog.make_interval(secs => _send_messages.delay))
+      as m (msg_id);
+  else
+    return query
+    select m.msg_id
+    from pgmq.send_batch(_send_messages.queue_name, _send_messages.msgs, _send_messages.delay)
+      as m (msg_id);
+  end if;
+end;
+$$;
+
+comment on function pgflow._send_messages(text, jsonb[], int) is
+'Sends msgs (jsonb[]) to pgmq queue queue_name, visible after delay seconds, and returns
+their msg_ids in array order, as pgmq.send_batch(queue_name, msgs, delay) does; calls the
+PL/pgSQL send_batch(queue_name, msgs, headers, timestamptz) directly when pgmq has it (the
+integer-delay form is a SQL wrapper re-planned at every call). pgflow-py internal.';
+
 -- ==== 100_function__dependency_outputs.sql ====
 -- _dependency_outputs: the input of a dependent single step.
 
@@ -767,6 +801,93 @@ comment on function pgflow._archive_task_message(uuid, text, int) is
 p_task_index) if it has one and it is still in the queue; otherwise does nothing.
 As upstream pgflow 0.14.1.';
 
+-- ==== 130_function_start_ready_steps.sql ====
+-- start_ready_steps: start every ready step of a run and queue its tasks.
+
+create or replace function pgflow.start_ready_steps(run_id uuid)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_realtime boolean := pgflow._realtime_enabled();
+  v_step record;
+begin
+  -- GUARD: nothing starts in a finished run.
+  perform 1 from pgflow.runs as r where r.run_id = start_ready_steps.run_id and r.status = 'started';
+  if not found then
+    return;
+  end if;
+
+  -- MUTATE: ready steps (created, no pending deps, known non-zero task count) become
+  -- started, in step_index order; taskless steps are left to the taskless cascade.
+  for v_step in
+    with ready as (
+      select ss.step_slug
+      from pgflow.step_states as ss
+      where ss.run_id = start_ready_steps.run_id
+        and ss.status = 'created'
+        and ss.remaining_deps = 0
+        and ss.initial_tasks > 0
+      for update of ss
+    ),
+    started as (
+      update pgflow.step_states as ss
+      set status = 'started',
+          started_at = now(),
+          remaining_tasks = ss.initial_tasks
+      from ready
+      where ss.run_id = start_ready_steps.run_id and ss.step_slug = ready.step_slug
+      returning ss.flow_slug, ss.step_slug, ss.initial_tasks, ss.remaining_deps, ss.started_at
+    )
+    select st.*, s.step_index, coalesce(s.opt_start_delay, 0) as start_delay
+    from started as st
+    join pgflow.steps as s on s.flow_slug = st.flow_slug and s.step_slug = st.step_slug
+    order by s.step_index
+  loop
+    if v_realtime then
+      perform pgflow._broadcast(start_ready_steps.run_id, 'step:' || v_step.step_slug || ':started',
+        jsonb_build_object(
+          'event_type', 'step:started',
+          'run_id', start_ready_steps.run_id,
+          'step_slug', v_step.step_slug,
+          'status', 'started',
+          'started_at', v_step.started_at,
+          'remaining_tasks', v_step.initial_tasks,
+          'remaining_deps', v_step.remaining_deps
+        ));
+    end if;
+
+    -- One send_batch per step; message ids pair with task indices by position.
+    insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
+    select v_step.flow_slug, start_ready_steps.run_id, v_step.step_slug, m.ord - 1, m.msg_id
+    from pgflow._send_messages(
+      v_step.flow_slug,
+      array(
+        select jsonb_build_object(
+          'flow_slug', v_step.flow_slug,
+          'run_id', start_ready_steps.run_id,
+          'step_slug', v_step.step_slug,
+          'task_index', i
+        )
+        from generate_series(0, v_step.initial_tasks - 1) as i
+        order by i
+      ),
+      v_step.start_delay
+    ) with ordinality as m (msg_id, ord);
+  end loop;
+end;
+$$;
+
+comment on function pgflow.start_ready_steps(uuid) is
+'Starts every step of run run_id that is created, has no unfinished dependency and a known
+task count > 0: status started, remaining_tasks = initial_tasks, one pgmq message per task
+sent in one send_batch per step (delayed by the step''s start_delay seconds) and one
+step_tasks row per task (status queued). Steps start in step_index order; broadcasts
+step:started for each. No-op for a completed or failed run. Does not evaluate conditions
+(callers run _cascade first). As upstream pgflow 0.14.1 start_ready_steps.';
+
 -- ==== 135_function__start_ready_steps_of_runs.sql ====
 -- _queue_step_tasks / _start_ready_steps_of_runs: start_ready_steps for many runs at once,
 -- set-based.
@@ -806,7 +927,7 @@ begin
 
   v_msg_ids := array(
     select m.msg_id
-    from pgmq.send_batch(
+    from pgflow._send_messages(
       _queue_step_tasks.flow_slug,
       array(
         select jsonb_build_object(
@@ -920,6 +1041,7 @@ declare
   v_realtime boolean;
   v_fast boolean;
   v_group record;
+  v_has_conditions boolean;
 begin
   -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
   perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
@@ -928,11 +1050,14 @@ begin
       errcode = 'foreign_key_violation',
       message = format('Flow %L does not exist', start_flow.flow_slug);
   end if;
-  select s.step_slug into v_root_map
+  -- One pass over the flow's steps: count, first root map, any condition.
+  select count(*)::int,
+         (array_agg(s.step_slug order by s.step_index)
+           filter (where s.step_type = 'map' and s.deps_count = 0))[1],
+         coalesce(bool_or(s.required_input_pattern is not null or s.forbidden_input_pattern is not null), false)
+  into v_steps_count, v_root_map, v_has_conditions
   from pgflow.steps as s
-  where s.flow_slug = start_flow.flow_slug and s.step_type = 'map' and s.deps_count = 0
-  order by s.step_index
-  limit 1;
+  where s.flow_slug = start_flow.flow_slug;
   if start_flow.input is null then
     raise exception using
       errcode = 'not_null_violation',
@@ -942,7 +1067,9 @@ begin
       end,
       hint = 'Pass a JSON value, for example ''{}''::jsonb (a JSON array for flows with a root map step).';
   end if;
-  perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
+  if pg_catalog.pg_column_size(start_flow.input) > pgflow._max_payload_bytes() then
+    perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
+  end if;
   if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
     raise exception using
       errcode = 'invalid_parameter_value',
@@ -962,12 +1089,6 @@ begin
   if jsonb_typeof(start_flow.input) = 'array' then
     v_root_tasks := jsonb_array_length(start_flow.input);
   end if;
-  select count(*) into v_steps_count from pgflow.steps as s where s.flow_slug = start_flow.flow_slug;
-
-  insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
-  values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input, v_steps_count)
-  returning * into v_run;
-
   -- Fast path, same outcome as the cascade below: without broadcasts, conditions or a
   -- root step without tasks (an empty root map), and with at least one step, the cascade
   -- only starts the root steps and cannot complete the run. Root steps are then inserted
@@ -976,34 +1097,41 @@ begin
   v_fast := not v_realtime
     and v_steps_count > 0
     and not (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
-    and not exists (
-      select 1 from pgflow.steps as s
-      where s.flow_slug = start_flow.flow_slug
-        and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
-    );
+    and not v_has_conditions;
 
-  insert into pgflow.step_states (
-    flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
-  )
-  select
-    st.flow_slug, v_run.run_id, st.step_slug, st.deps_count, st.initial_tasks,
-    case when st.starts then 'started' else 'created' end,
-    case when st.starts then now() end,
-    case when st.starts then st.initial_tasks end
-  from (
+  -- The run and its step states in one statement.
+  with new_run as (
+    insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
+    values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input,
+            v_steps_count)
+    returning *
+  ),
+  new_states as (
+    insert into pgflow.step_states (
+      flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
+    )
     select
-      s.flow_slug,
-      s.step_slug,
-      s.deps_count,
-      case
-        when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
-        when s.step_type = 'map' then null
-        else 1
-      end as initial_tasks,
-      v_fast and s.deps_count = 0 as starts
-    from pgflow.steps as s
-    where s.flow_slug = start_flow.flow_slug
-  ) as st;
+      st.flow_slug, nr.run_id, st.step_slug, st.deps_count, st.initial_tasks,
+      case when st.starts then 'started' else 'created' end,
+      case when st.starts then now() end,
+      case when st.starts then st.initial_tasks end
+    from new_run as nr
+    cross join (
+      select
+        s.flow_slug,
+        s.step_slug,
+        s.deps_count,
+        case
+          when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
+          when s.step_type = 'map' then null
+          else 1
+        end as initial_tasks,
+        v_fast and s.deps_count = 0 as starts
+      from pgflow.steps as s
+      where s.flow_slug = start_flow.flow_slug
+    ) as st
+  )
+  select nr.* into v_run from new_run as nr;
 
   if v_realtime then
     perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
@@ -1040,8 +1168,13 @@ begin
     perform pgflow.maybe_complete_run(v_run.run_id);
   end if;
 
-  -- RETURN the run as it is now (it may already be completed or failed).
-  return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
+  -- RETURN the run as it is now (it may already be completed or failed; on the fast path
+  -- it is as inserted).
+  if v_fast then
+    return next v_run;
+  else
+    return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
+  end if;
 end;
 $$;
 
@@ -1103,7 +1236,10 @@ begin
     update pgflow.step_tasks as t
     set status = 'started',
         attempts_count = t.attempts_count + 1,
-        started_at = now(),
+        -- now() is the transaction's start: read_and_start_tasks may claim a task queued by
+        -- a transaction that began after it (and committed before its read), and
+        -- started_at must not precede queued_at.
+        started_at = greatest(now(), t.queued_at),
         last_worker_id = _start_tasks.worker_id
     from claimable as c
     where t.run_id = c.run_id
@@ -1739,6 +1875,10 @@ as $$
 begin
   -- PL/pgSQL, not SQL: a SQL function with SET is never inlined and re-plans its query at
   -- every call, and hot paths call this once per transition.
+  -- Usually there is no realtime.send at all: a syscache lookup answers that.
+  if pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)') is null then
+    return false;
+  end if;
   -- Only a function of a trusted owner: pgflow functions running as their owner call it.
   return exists (
     select 1

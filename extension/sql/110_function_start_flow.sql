@@ -18,6 +18,7 @@ declare
   v_realtime boolean;
   v_fast boolean;
   v_group record;
+  v_has_conditions boolean;
 begin
   -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
   perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
@@ -26,11 +27,14 @@ begin
       errcode = 'foreign_key_violation',
       message = format('Flow %L does not exist', start_flow.flow_slug);
   end if;
-  select s.step_slug into v_root_map
+  -- One pass over the flow's steps: count, first root map, any condition.
+  select count(*)::int,
+         (array_agg(s.step_slug order by s.step_index)
+           filter (where s.step_type = 'map' and s.deps_count = 0))[1],
+         coalesce(bool_or(s.required_input_pattern is not null or s.forbidden_input_pattern is not null), false)
+  into v_steps_count, v_root_map, v_has_conditions
   from pgflow.steps as s
-  where s.flow_slug = start_flow.flow_slug and s.step_type = 'map' and s.deps_count = 0
-  order by s.step_index
-  limit 1;
+  where s.flow_slug = start_flow.flow_slug;
   if start_flow.input is null then
     raise exception using
       errcode = 'not_null_violation',
@@ -40,7 +44,9 @@ begin
       end,
       hint = 'Pass a JSON value, for example ''{}''::jsonb (a JSON array for flows with a root map step).';
   end if;
-  perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
+  if pg_catalog.pg_column_size(start_flow.input) > pgflow._max_payload_bytes() then
+    perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
+  end if;
   if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
     raise exception using
       errcode = 'invalid_parameter_value',
@@ -60,12 +66,6 @@ begin
   if jsonb_typeof(start_flow.input) = 'array' then
     v_root_tasks := jsonb_array_length(start_flow.input);
   end if;
-  select count(*) into v_steps_count from pgflow.steps as s where s.flow_slug = start_flow.flow_slug;
-
-  insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
-  values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input, v_steps_count)
-  returning * into v_run;
-
   -- Fast path, same outcome as the cascade below: without broadcasts, conditions or a
   -- root step without tasks (an empty root map), and with at least one step, the cascade
   -- only starts the root steps and cannot complete the run. Root steps are then inserted
@@ -74,34 +74,41 @@ begin
   v_fast := not v_realtime
     and v_steps_count > 0
     and not (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
-    and not exists (
-      select 1 from pgflow.steps as s
-      where s.flow_slug = start_flow.flow_slug
-        and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
-    );
+    and not v_has_conditions;
 
-  insert into pgflow.step_states (
-    flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
-  )
-  select
-    st.flow_slug, v_run.run_id, st.step_slug, st.deps_count, st.initial_tasks,
-    case when st.starts then 'started' else 'created' end,
-    case when st.starts then now() end,
-    case when st.starts then st.initial_tasks end
-  from (
+  -- The run and its step states in one statement.
+  with new_run as (
+    insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
+    values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input,
+            v_steps_count)
+    returning *
+  ),
+  new_states as (
+    insert into pgflow.step_states (
+      flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
+    )
     select
-      s.flow_slug,
-      s.step_slug,
-      s.deps_count,
-      case
-        when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
-        when s.step_type = 'map' then null
-        else 1
-      end as initial_tasks,
-      v_fast and s.deps_count = 0 as starts
-    from pgflow.steps as s
-    where s.flow_slug = start_flow.flow_slug
-  ) as st;
+      st.flow_slug, nr.run_id, st.step_slug, st.deps_count, st.initial_tasks,
+      case when st.starts then 'started' else 'created' end,
+      case when st.starts then now() end,
+      case when st.starts then st.initial_tasks end
+    from new_run as nr
+    cross join (
+      select
+        s.flow_slug,
+        s.step_slug,
+        s.deps_count,
+        case
+          when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
+          when s.step_type = 'map' then null
+          else 1
+        end as initial_tasks,
+        v_fast and s.deps_count = 0 as starts
+      from pgflow.steps as s
+      where s.flow_slug = start_flow.flow_slug
+    ) as st
+  )
+  select nr.* into v_run from new_run as nr;
 
   if v_realtime then
     perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
@@ -138,8 +145,13 @@ begin
     perform pgflow.maybe_complete_run(v_run.run_id);
   end if;
 
-  -- RETURN the run as it is now (it may already be completed or failed).
-  return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
+  -- RETURN the run as it is now (it may already be completed or failed; on the fast path
+  -- it is as inserted).
+  if v_fast then
+    return next v_run;
+  else
+    return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
+  end if;
 end;
 $$;
 

@@ -58,7 +58,7 @@ begin
     -- One send_batch per step; message ids pair with task indices by position.
     insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
     select v_step.flow_slug, start_ready_steps.run_id, v_step.step_slug, m.ord - 1, m.msg_id
-    from pgmq.send_batch(
+    from pgflow._send_messages(
       v_step.flow_slug,
       array(
         select jsonb_build_object(

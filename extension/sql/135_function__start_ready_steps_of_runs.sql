@@ -36,7 +36,7 @@ begin
 
   v_msg_ids := array(
     select m.msg_id
-    from pgmq.send_batch(
+    from pgflow._send_messages(
       _queue_step_tasks.flow_slug,
       array(
         select jsonb_build_object(

@@ -43,7 +43,10 @@ begin
     update pgflow.step_tasks as t
     set status = 'started',
         attempts_count = t.attempts_count + 1,
-        started_at = now(),
+        -- now() is the transaction's start: read_and_start_tasks may claim a task queued by
+        -- a transaction that began after it (and committed before its read), and
+        -- started_at must not precede queued_at.
+        started_at = greatest(now(), t.queued_at),
         last_worker_id = _start_tasks.worker_id
     from claimable as c
     where t.run_id = c.run_id

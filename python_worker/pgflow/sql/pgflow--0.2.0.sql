@@ -124,6 +124,10 @@ as $$
 begin
   -- PL/pgSQL, not SQL: a SQL function with SET is never inlined and re-plans its query at
   -- every call, and hot paths call this once per transition.
+  -- Usually there is no realtime.send at all: a syscache lookup answers that.
+  if pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)') is null then
+    return false;
+  end if;
   -- Only a function of a trusted owner: pgflow functions running as their owner call it.
   return exists (
     select 1
@@ -555,6 +559,40 @@ $$;
 comment on function pgflow._validate_option(text, int, int) is
 'Raises check_violation "Option <name> must be >= <min> (got <value>)" when option_value is
 below min_value; NULL (inherit / default) always passes. Used by create_flow and add_step.';
+
+-- ==== 095_function__send_messages.sql ====
+-- _send_messages: send a batch of task messages to a flow queue.
+
+create function pgflow._send_messages(queue_name text, msgs jsonb[], delay int)
+returns setof bigint
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  -- pgmq's send_batch(queue, msgs, delay int) is a SQL-language wrapper, parsed and
+  -- planned again at every call; the PL/pgSQL overload it calls (headers, visible-at
+  -- timestamp) keeps its plans, so it is called directly where this pgmq has it.
+  if pg_catalog.to_regprocedure('pgmq.send_batch(text,jsonb[],jsonb[],timestamp with time zone)') is not null then
+    return query
+    select m.msg_id
+    from pgmq.send_batch(_send_messages.queue_name, _send_messages.msgs, null::jsonb[],
+                         pg_catalog.clock_timestamp() + pg_catalog.make_interval(secs => _send_messages.delay))
+      as m (msg_id);
+  else
+    return query
+    select m.msg_id
+    from pgmq.send_batch(_send_messages.queue_name, _send_messages.msgs, _send_messages.delay)
+      as m (msg_id);
+  end if;
+end;
+$$;
+
+comment on function pgflow._send_messages(text, jsonb[], int) is
+'Sends msgs (jsonb[]) to pgmq queue queue_name, visible after delay seconds, and returns
+their msg_ids in array order, as pgmq.send_batch(queue_name, msgs, delay) does; calls the
+PL/pgSQL send_batch(queue_name, msgs, headers, timestamptz) directly when pgmq has it (the
+integer-delay form is a SQL wrapper re-planned at every call). pgflow-py internal.';
 
 -- ==== 100_function__archive_task_message.sql ====
 -- _archive_task_message: archive the pgmq message of one task.
@@ -1318,6 +1356,7 @@ declare
   v_realtime boolean;
   v_fast boolean;
   v_group record;
+  v_has_conditions boolean;
 begin
   -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
   perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
@@ -1326,11 +1365,14 @@ begin
       errcode = 'foreign_key_violation',
       message = format('Flow %L does not exist', start_flow.flow_slug);
   end if;
-  select s.step_slug into v_root_map
+  -- One pass over the flow's steps: count, first root map, any condition.
+  select count(*)::int,
+         (array_agg(s.step_slug order by s.step_index)
+           filter (where s.step_type = 'map' and s.deps_count = 0))[1],
+         coalesce(bool_or(s.required_input_pattern is not null or s.forbidden_input_pattern is not null), false)
+  into v_steps_count, v_root_map, v_has_conditions
   from pgflow.steps as s
-  where s.flow_slug = start_flow.flow_slug and s.step_type = 'map' and s.deps_count = 0
-  order by s.step_index
-  limit 1;
+  where s.flow_slug = start_flow.flow_slug;
   if start_flow.input is null then
     raise exception using
       errcode = 'not_null_violation',
@@ -1340,7 +1382,9 @@ begin
       end,
       hint = 'Pass a JSON value, for example ''{}''::jsonb (a JSON array for flows with a root map step).';
   end if;
-  perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
+  if pg_catalog.pg_column_size(start_flow.input) > pgflow._max_payload_bytes() then
+    perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
+  end if;
   if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
     raise exception using
       errcode = 'invalid_parameter_value',
@@ -1360,12 +1404,6 @@ begin
   if jsonb_typeof(start_flow.input) = 'array' then
     v_root_tasks := jsonb_array_length(start_flow.input);
   end if;
-  select count(*) into v_steps_count from pgflow.steps as s where s.flow_slug = start_flow.flow_slug;
-
-  insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
-  values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input, v_steps_count)
-  returning * into v_run;
-
   -- Fast path, same outcome as the cascade below: without broadcasts, conditions or a
   -- root step without tasks (an empty root map), and with at least one step, the cascade
   -- only starts the root steps and cannot complete the run. Root steps are then inserted
@@ -1374,34 +1412,41 @@ begin
   v_fast := not v_realtime
     and v_steps_count > 0
     and not (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
-    and not exists (
-      select 1 from pgflow.steps as s
-      where s.flow_slug = start_flow.flow_slug
-        and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
-    );
+    and not v_has_conditions;
 
-  insert into pgflow.step_states (
-    flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
-  )
-  select
-    st.flow_slug, v_run.run_id, st.step_slug, st.deps_count, st.initial_tasks,
-    case when st.starts then 'started' else 'created' end,
-    case when st.starts then now() end,
-    case when st.starts then st.initial_tasks end
-  from (
+  -- The run and its step states in one statement.
+  with new_run as (
+    insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
+    values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input,
+            v_steps_count)
+    returning *
+  ),
+  new_states as (
+    insert into pgflow.step_states (
+      flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
+    )
     select
-      s.flow_slug,
-      s.step_slug,
-      s.deps_count,
-      case
-        when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
-        when s.step_type = 'map' then null
-        else 1
-      end as initial_tasks,
-      v_fast and s.deps_count = 0 as starts
-    from pgflow.steps as s
-    where s.flow_slug = start_flow.flow_slug
-  ) as st;
+      st.flow_slug, nr.run_id, st.step_slug, st.deps_count, st.initial_tasks,
+      case when st.starts then 'started' else 'created' end,
+      case when st.starts then now() end,
+      case when st.starts then st.initial_tasks end
+    from new_run as nr
+    cross join (
+      select
+        s.flow_slug,
+        s.step_slug,
+        s.deps_count,
+        case
+          when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
+          when s.step_type = 'map' then null
+          else 1
+        end as initial_tasks,
+        v_fast and s.deps_count = 0 as starts
+      from pgflow.steps as s
+      where s.flow_slug = start_flow.flow_slug
+    ) as st
+  )
+  select nr.* into v_run from new_run as nr;
 
   if v_realtime then
     perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
@@ -1438,8 +1483,13 @@ begin
     perform pgflow.maybe_complete_run(v_run.run_id);
   end if;
 
-  -- RETURN the run as it is now (it may already be completed or failed).
-  return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
+  -- RETURN the run as it is now (it may already be completed or failed; on the fast path
+  -- it is as inserted).
+  if v_fast then
+    return next v_run;
+  else
+    return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
+  end if;
 end;
 $$;
 
@@ -1549,7 +1599,7 @@ begin
     -- One send_batch per step; message ids pair with task indices by position.
     insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
     select v_step.flow_slug, start_ready_steps.run_id, v_step.step_slug, m.ord - 1, m.msg_id
-    from pgmq.send_batch(
+    from pgflow._send_messages(
       v_step.flow_slug,
       array(
         select jsonb_build_object(
@@ -1614,7 +1664,7 @@ begin
 
   v_msg_ids := array(
     select m.msg_id
-    from pgmq.send_batch(
+    from pgflow._send_messages(
       _queue_step_tasks.flow_slug,
       array(
         select jsonb_build_object(
@@ -2137,7 +2187,10 @@ begin
     update pgflow.step_tasks as t
     set status = 'started',
         attempts_count = t.attempts_count + 1,
-        started_at = now(),
+        -- now() is the transaction's start: read_and_start_tasks may claim a task queued by
+        -- a transaction that began after it (and committed before its read), and
+        -- started_at must not precede queued_at.
+        started_at = greatest(now(), t.queued_at),
         last_worker_id = _start_tasks.worker_id
     from claimable as c
     where t.run_id = c.run_id
