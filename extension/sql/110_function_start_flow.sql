@@ -9,6 +9,10 @@ returns setof pgflow.runs
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
+-- Planner settings (README "Performance"): plans of these small lookups are cached as
+-- generic plans once per session, and JIT compilation never pays off.
+set jit = off
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_run pgflow.runs;
@@ -123,21 +127,33 @@ begin
   end if;
 
   if v_fast then
-    -- The root steps' tasks, one send_batch per start delay, steps in step_index order.
+    -- The root steps' tasks: one send per step (in step_index order), each message paired
+    -- with its task by position, in one statement.
     for v_group in
       select
+        s.step_slug,
         coalesce(s.opt_start_delay, 0) as start_delay,
-        array_agg(s.step_slug order by s.step_index) as step_slugs,
-        array_agg(case when s.step_type = 'map' then v_root_tasks else 1 end order by s.step_index)
-          as task_counts
+        case when s.step_type = 'map' then v_root_tasks else 1 end as task_count
       from pgflow.steps as s
       where s.flow_slug = start_flow.flow_slug and s.deps_count = 0
-      group by coalesce(s.opt_start_delay, 0)
-      order by min(s.step_index)
+      order by s.step_index
     loop
-      perform pgflow._queue_step_tasks(start_flow.flow_slug, v_group.start_delay,
-        array_fill(v_run.run_id, array[cardinality(v_group.step_slugs)]),
-        v_group.step_slugs, v_group.task_counts);
+      insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
+      select start_flow.flow_slug, v_run.run_id, v_group.step_slug, (m.ord - 1)::int, m.msg_id
+      from pgflow._send_messages(
+        start_flow.flow_slug,
+        array(
+          select jsonb_build_object(
+            'flow_slug', start_flow.flow_slug,
+            'run_id', v_run.run_id,
+            'step_slug', v_group.step_slug,
+            'task_index', i
+          )
+          from generate_series(0, v_group.task_count - 1) as i
+          order by i
+        ),
+        v_group.start_delay
+      ) with ordinality as m (msg_id, ord);
     end loop;
   -- CASCADE: conditions, empty maps, ready steps, completion.
   elsif pgflow._cascade(v_run.run_id) then
