@@ -147,3 +147,19 @@ def test_conditions_skip_the_unmet_branch(pgflow_conn, start_worker):
     assert states["other"]["skip_reason"] == "condition_unmet"
     assert states["german"]["output"] == "hallo"
     assert run_row(pgflow_conn, english)["status"] == "completed"
+
+
+def test_group_commit_and_one_call_per_task_give_the_same_runs(pgflow_conn, start_worker):
+    # Default: completions go out in pgflow.complete_tasks calls; --complete-batch-size 1:
+    # one pgflow.complete_task per task, as upstream workers report.
+    outputs = {}
+    for args in ((), ("--complete-batch-size", "1")):
+        worker = start_worker("basic:root_map", *args)
+        worker.wait_running()
+        run_ids = [start_flow(pgflow_conn, "root_map", [n, n + 1, n + 2]) for n in range(6)]
+        runs = [wait_run(pgflow_conn, run_id) for run_id in run_ids]
+        assert {r["status"] for r in runs} == {"completed"}
+        outputs[args] = [r["output"] for r in runs]
+        worker.stop()
+    assert outputs[()] == outputs[("--complete-batch-size", "1")]
+    assert outputs[()][0] == {"collect": [0, 2, 4]}
