@@ -134,3 +134,23 @@ def test_worker_fails_a_task_whose_output_is_over_the_limit(pgflow_conn, start_w
     assert tasks["huge"]["output"] is None  # nothing of the oversized output was stored
     # the worker is still serving
     assert worker.proc.poll() is None
+
+
+def test_one_oversized_output_fails_only_its_task(pgflow_conn, start_worker):
+    dbname = pgflow_conn.info.dbname
+    pgflow_conn.execute(f"alter database {dbname} set pgflow.max_payload_bytes = '1kB'")
+    worker = start_worker("payloads:mixed_sizes")
+    worker.wait_running()
+    run_id = start_flow(pgflow_conn, "mixed_sizes", [1, 2, 3, 4, 5])
+
+    run = wait_run(pgflow_conn, run_id, timeout=60)
+
+    assert run["status"] == "completed"
+    assert run["output"] == {"items": [10, 20, 30, 40, 50]}
+    states = step_states(pgflow_conn, run_id)
+    assert states["big"]["status"] == "skipped"
+    tasks = {(t["step_slug"], t["task_index"]): t for t in step_tasks(pgflow_conn, run_id)}
+    assert tasks[("big", 0)]["status"] == "failed"
+    error = tasks[("big", 0)]["error_message"]
+    assert error.startswith("ProgramLimitExceeded: Output of task big[0]")
+    assert all(tasks[("items", i)]["status"] == "completed" for i in range(5))

@@ -24,3 +24,20 @@ def after(input):
 @oversized.step()
 def small(input):
     return {"ok": True}
+
+
+# ---------------------------------------------------------------- one oversized output among many
+# With pgflow.max_payload_bytes at 1 kB: `big`'s output is over it, `items`' are not. Their
+# completions usually go out in one complete_tasks call, which the limit refuses as a
+# whole; the worker then reports each task alone, so only `big` fails (and is skipped).
+mixed_sizes = Flow("mixed_sizes", max_attempts=1)
+
+
+@mixed_sizes.map(slug="items")
+async def items(value):
+    return value * 10
+
+
+@mixed_sizes.step(when_exhausted="skip")
+async def big(input):
+    return "x" * 2000
