@@ -97,6 +97,11 @@ def test_errors_and_bad_outputs_fail_the_task_not_the_worker(pgflow_conn, start_
     # jsonb refuses \u0000: complete_task raised, so the worker failed the task instead
     assert states["returns_nul"]["error_message"].startswith("UntranslatableCharacter: ")
     assert all(s["status"] == "skipped" for n, s in states.items() if n != "fine")
+    # the handler's traceback is in the worker log, naming the line that raised
+    failed = {e["step_slug"]: e for e in worker.logs() if e.get("msg") == "task failed"}
+    assert "Traceback" in failed["raises"]["exc"]
+    assert 'raise ValueError("nope")' in failed["raises"]["exc"]
+    assert "exc" not in failed["returns_nul"]  # refused by the database, not the handler
     # the worker is still serving
     again = start_flow(pgflow_conn, "errors", {})
     assert wait_run(pgflow_conn, again)["status"] == "completed"

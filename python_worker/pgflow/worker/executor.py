@@ -255,6 +255,7 @@ class Executor:
             logger.info("task started", extra=fields(**task.log_fields()))
         payload: str | None = None
         error: str | None = None
+        failure: BaseException | None = None  # the handler's exception, for its traceback
         deadline: asyncio.Timeout | None = None
         is_sync = False
         timeout_seconds = 0
@@ -292,6 +293,7 @@ class Executor:
                     )
             else:
                 error = error_text(exc)
+                failure = exc
         duration_ms = round((loop.time() - started) * 1000, 1)
         if self._on_handler_done is not None:
             self._on_handler_done(task)
@@ -299,7 +301,7 @@ class Executor:
             completed = await self._complete(task, payload, duration_ms)
         else:
             completed = False
-            await self._fail(task, error or "Error", duration_ms)
+            await self._fail(task, error or "Error", duration_ms, failure)
         if self._on_reported is not None:
             self._on_reported(task, completed)
 
@@ -333,7 +335,11 @@ class Executor:
         return True
 
     async def _fail(
-        self, task: ClaimedTask, message: str, duration_ms: float
+        self,
+        task: ClaimedTask,
+        message: str,
+        duration_ms: float,
+        failure: BaseException | None = None,
     ) -> None:
         params = {
             "run_id": task.run_id,
@@ -351,6 +357,7 @@ class Executor:
             return
         logger.warning(
             "task failed",
+            exc_info=failure,  # the handler's traceback in the log (field "exc" in JSON)
             extra=fields(
                 **task.log_fields(), duration_ms=duration_ms, error=message, task_status=status
             ),
