@@ -412,11 +412,42 @@ def test_decorator_returns_the_function_unchanged(decorator):
     assert flow.steps[0].handler is my_handler
 
 
-def test_calling_a_decorator_without_parentheses_fails_at_import():
+def test_decorators_work_without_parentheses():
     flow = Flow("demo")
 
-    with pytest.raises(TypeError):
-        flow.step(handler)
+    @flow.step
+    def first(input):
+        return [input]
+
+    @flow.map(array="first")
+    def each(item):
+        return item
+
+    @flow.array
+    def listing(input):
+        return []
+
+    @flow.map
+    def root_items(item):
+        return item
+
+    assert first([1]) == [[1]]  # the handler itself is returned
+    assert [s.slug for s in flow.steps] == ["first", "each", "listing", "root_items"]
+    assert flow.get_step("each").dependencies == ("first",)
+    assert flow.get_step("listing").is_array
+    bare = Flow("bare")
+    bare.step(first)
+    with_parentheses = Flow("bare")
+    with_parentheses.step()(first)
+    assert bare.shape() == with_parentheses.shape()
+
+
+@pytest.mark.parametrize("decorator", ["step", "array", "map"])
+def test_a_positional_option_is_a_clear_type_error(decorator):
+    flow = Flow("demo")
+
+    with pytest.raises(TypeError, match=rf"flow\.{decorator}\(\) takes keyword arguments only"):
+        getattr(flow, decorator)("first")
 
 
 def _sync_two(input, ctx):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from pgflow.dsl import compiler
 from pgflow.dsl._build import OPTION_NAMES, build_step, step_name
@@ -149,8 +149,16 @@ class Flow:
         return f"{type(self).__name__}({self._slug!r}, steps={list(self._steps)!r})"
 
     # ------------------------------------------------------------------ decorators
+    @overload
+    def step(self, handler: H, /) -> H: ...
+
+    @overload
+    def step(self, handler: None = None, /, **options: Any) -> Callable[[H], H]: ...
+
     def step(
         self,
+        handler: H | None = None,
+        /,
         *,
         depends_on: Sequence[str] | None = None,
         slug: str | None = None,
@@ -165,10 +173,12 @@ class Flow:
     ) -> Callable[[H], H]:
         """Register a single step (one task per run): ``@flow.step(...)`` above its handler.
 
-        The handler gets the run input when the step has no dependencies, else a dict
+        Bare ``@flow.step`` (no parentheses) works too when no option is needed. The
+        handler gets the run input when the step has no dependencies, else a dict
         ``{dependency slug: its output}`` (skipped dependencies are absent).
 
         Args:
+            handler: Set only by the bare form ``@flow.step``: the handler itself.
             depends_on: Slugs of steps defined earlier that this step waits for.
             slug: Step slug; defaults to the handler's ``__name__``.
             max_attempts: Attempts before the step fails (>= 1); None inherits the flow's.
@@ -182,16 +192,27 @@ class Flow:
             when_exhausted: ``"fail"`` (SQL default), ``"skip"`` or ``"skip-cascade"``.
 
         Returns:
-            The decorator, which registers the handler and returns it unchanged.
+            The decorator, which registers the handler and returns it unchanged (used bare:
+            the handler, registered).
 
         Raises:
             FlowDefinitionError: The step breaks a rule (raised when decorating).
+            TypeError: A positional argument that is not a handler.
         """
         options = _options(locals())
-        return self._decorator("single", False, slug, depends_on, options)
+        decorator = self._decorator("single", False, slug, depends_on, options)
+        return _bare_or(decorator, handler, "step")
+
+    @overload
+    def array(self, handler: H, /) -> H: ...
+
+    @overload
+    def array(self, handler: None = None, /, **options: Any) -> Callable[[H], H]: ...
 
     def array(
         self,
+        handler: H | None = None,
+        /,
         *,
         depends_on: Sequence[str] | None = None,
         slug: str | None = None,
@@ -210,10 +231,19 @@ class Flow:
         and errors are as for :meth:`step`.
         """
         options = _options(locals())
-        return self._decorator("single", True, slug, depends_on, options)
+        decorator = self._decorator("single", True, slug, depends_on, options)
+        return _bare_or(decorator, handler, "array")
+
+    @overload
+    def map(self, handler: H, /) -> H: ...
+
+    @overload
+    def map(self, handler: None = None, /, **options: Any) -> Callable[[H], H]: ...
 
     def map(
         self,
+        handler: H | None = None,
+        /,
         *,
         array: str | None = None,
         slug: str | None = None,
@@ -231,6 +261,7 @@ class Flow:
         The handler gets one element of the array.
 
         Args:
+            handler: Set only by the bare form ``@flow.map``: the handler itself.
             array: Slug of the earlier step whose output array is mapped over; None maps
                 over the run input, which must then be an array.
             slug: Step slug; defaults to the handler's ``__name__``.
@@ -250,7 +281,8 @@ class Flow:
             FlowDefinitionError: The step breaks a rule (``array`` must name one step).
         """
         options = _options(locals())
-        return self._decorator("map", False, slug, array, options)
+        decorator = self._decorator("map", False, slug, array, options)
+        return _bare_or(decorator, handler, "map")
 
     # ------------------------------------------------------------------ registration
     def _decorator(
@@ -292,6 +324,18 @@ class Flow:
             raise FlowDefinitionError(self._slug, name, violation.rule, violation.detail) from None
         self._steps[step.slug] = step
         return step
+
+
+def _bare_or(decorator: Callable[[H], H], handler: Any, name: str) -> Any:
+    """Apply ``decorator`` to ``handler`` when used bare (``@flow.step``), else return it."""
+    if handler is None:
+        return decorator
+    if callable(handler):
+        return decorator(handler)
+    raise TypeError(
+        f"flow.{name}() takes keyword arguments only (got {handler!r}); "
+        f"write @flow.{name} or @flow.{name}(depends_on=[...], ...)"
+    )
 
 
 def _options(arguments: dict[str, Any]) -> dict[str, Any]:
