@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import click
 import psycopg
 
-from pgflow.cli_util import dsn_option, table
+from pgflow.cli_util import db_error_message, dsn_option, table
 from pgflow.dsn import resolve_dsn
 from pgflow.errors import PgflowError
 from pgflow.migrate import migrate
@@ -50,8 +50,10 @@ def migrate_command(dsn: str | None) -> None:
     """Upgrade the pgflow schema to this package's version (one transaction per step)."""
     try:
         report = migrate(_dsn(dsn))
-    except (PgflowError, psycopg.Error) as exc:
+    except PgflowError as exc:
         raise click.ClickException(str(exc)) from exc
+    except psycopg.Error as exc:
+        raise click.ClickException(db_error_message(exc)) from exc
     click.echo(str(report))
 
 
@@ -62,7 +64,7 @@ def schedules_command(dsn: str | None) -> None:
     try:
         schedules = list_schedules(_dsn(dsn))
     except psycopg.Error as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(db_error_message(exc)) from exc
     if not schedules:
         click.echo("no schedules", err=True)
         return
@@ -104,7 +106,12 @@ def schedule_sync_command(flow_refs: tuple[str, ...], app_dir: str, dsn: str | N
     flows = [load_flow(reference) for reference in flow_refs]
     try:
         actions = sync_schedules(_dsn(dsn), flows)
+    except psycopg.errors.ForeignKeyViolation as exc:
+        raise click.ClickException(
+            f"{db_error_message(exc)}\nStart the flow's worker once (it creates the flow), or "
+            "run the SQL of flow.to_sql(), then sync again."
+        ) from exc
     except psycopg.Error as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(db_error_message(exc)) from exc
     for slug, action in actions.items():
         click.echo(f"{slug}: {action}")

@@ -30,3 +30,17 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
         for line in lines
     )
+
+
+def db_error_message(exc: BaseException) -> str:
+    """The message of a database error for a terminal: its primary text and hint.
+
+    A PL/pgSQL error's ``str()`` carries the ``CONTEXT:`` lines of the function stack,
+    which name internals and say nothing the user can act on.
+    """
+    diag = getattr(exc, "diag", None)
+    primary = getattr(diag, "message_primary", None)
+    if not primary:
+        return str(exc)
+    hint = getattr(diag, "message_hint", None)
+    return f"{primary}\nHint: {hint}" if hint else primary

@@ -77,3 +77,12 @@ def test_schedules_without_any_schedule(pgflow_dsn):
 
     assert result.exit_code == 0
     assert "no schedules" in result.output
+
+
+def test_schedule_sync_of_a_flow_not_in_the_database_says_what_to_do(cron_db):  # noqa: F811
+    result = run("schedule", "sync", f"{FLOWS}:ticker", "--dsn", cron_db)
+
+    assert result.exit_code == 1
+    assert "Flow 'ticker' does not exist" in result.output
+    assert "Start the flow's worker once" in result.output
+    assert "CONTEXT" not in result.output and "PL/pgSQL" not in result.output
