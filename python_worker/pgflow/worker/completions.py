@@ -25,8 +25,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from pgflow.worker import queries
-from pgflow.worker.config import Backoff
-from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
+from pgflow.worker.db_errors import error_text, send_report
 from pgflow.worker.log import fields
 
 logger = logging.getLogger("pgflow.worker")
@@ -145,22 +144,14 @@ class CompletionBatcher:
             "task_indexes": [p.task_index for p in batch],
             "outputs": [p.output for p in batch],
         }
-        backoff = Backoff(self._reconnect_max_seconds)
-        while True:
-            try:
-                async with self._pool.connection() as conn:
-                    cur = await conn.execute(queries.COMPLETE_TASKS, params)
-                    rows = await cur.fetchall()
-                break
-            except psycopg.errors.ProgramLimitExceeded:
-                raise  # an output over the size limit: the same call fails forever
-            except RETRYABLE_DB_ERRORS as exc:
-                delay = backoff.next_delay()
-                logger.warning(
-                    "database unreachable while reporting; retrying",
-                    extra=fields(tasks=len(batch), error=error_text(exc), retry_in_s=delay),
-                )
-                await asyncio.sleep(delay)
+        rows = await send_report(
+            self._pool,
+            queries.COMPLETE_TASKS,
+            params,
+            lambda cur: cur.fetchall(),
+            reconnect_max_seconds=self._reconnect_max_seconds,
+            describe=lambda: {"tasks": len(batch)},
+        )
         self.calls += 1
         self.tasks += len(batch)
         return {(str(run_id), step, index): status for run_id, step, index, status in rows}

@@ -35,8 +35,7 @@ from psycopg_pool import AsyncConnectionPool
 from pgflow.context import Context, FlowInputSource, KnownFlowInput
 from pgflow.worker import queries
 from pgflow.worker.completions import CompletionBatcher, GroupReportRefused
-from pgflow.worker.config import Backoff
-from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
+from pgflow.worker.db_errors import error_text, send_report
 from pgflow.worker.log import fields
 
 logger = logging.getLogger("pgflow.worker")
@@ -364,26 +363,17 @@ class Executor:
         )
 
     async def _report(self, query: Any, params: Mapping[str, Any], task: ClaimedTask) -> Any:
-        """Send a report, retrying with backoff while the database is unreachable.
+        """Send a report (see :func:`send_report`); return the task status it reports."""
 
-        Reports are idempotent in SQL (a repeated or late call changes nothing), so
-        retrying after a lost connection is safe. Returns the task status it reports.
-        """
-        backoff = Backoff(self._reconnect_max_seconds)
-        while True:
-            try:
-                async with self._pool.connection() as conn:
-                    cur = await conn.execute(query, params)
-                    row = await cur.fetchone()
-                return row[0] if row else None
-            except psycopg.errors.ProgramLimitExceeded:
-                # An OperationalError, but the statement's own limit (an output over
-                # pgflow.max_payload_bytes): the same report would fail forever.
-                raise
-            except RETRYABLE_DB_ERRORS as exc:
-                delay = backoff.next_delay()
-                logger.warning(
-                    "database unreachable while reporting; retrying",
-                    extra=fields(**task.log_fields(), error=error_text(exc), retry_in_s=delay),
-                )
-                await asyncio.sleep(delay)
+        async def status(cur: Any) -> Any:
+            row = await cur.fetchone()
+            return row[0] if row else None
+
+        return await send_report(
+            self._pool,
+            query,
+            params,
+            status,
+            reconnect_max_seconds=self._reconnect_max_seconds,
+            describe=task.log_fields,
+        )
