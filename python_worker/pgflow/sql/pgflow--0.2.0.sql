@@ -2519,21 +2519,6 @@ begin
       v_item.step_slug, v_item.task_index, v_item.run_id));
   end loop;
 
-  -- Realtime on: one complete_task per item, so events keep their per-call order.
-  if pgflow._realtime_enabled() then
-    for v_item in
-      select u.run_id, u.step_slug, u.task_index, u.output
-      from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes,
-                  complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, ord)
-      order by u.ord
-    loop
-      return query
-      select t.run_id, t.step_slug, t.task_index, t.status
-      from pgflow.complete_task(v_item.run_id, v_item.step_slug, v_item.task_index, v_item.output) as t;
-    end loop;
-    return;
-  end if;
-
   -- LOCK: runs, then step_states, then step_tasks (the order of every transition), each in
   -- key order so that concurrent batches cannot deadlock.
   perform 1 from pgflow.runs as r
@@ -2589,6 +2574,10 @@ begin
       )
     );
   v_slow_runs := coalesce(v_slow_runs, '{}'::uuid[]);
+  -- Realtime on: every run item by item, so events keep their per-call order.
+  if pgflow._realtime_enabled() then
+    v_slow_runs := array(select distinct u.run_id from unnest(complete_tasks.run_ids) as u (run_id));
+  end if;
 
   -- MUTATE 1: tasks. Completed only when the run has not failed, the step is started and
   -- the task is started (a repeated item completes once, with its first output).
