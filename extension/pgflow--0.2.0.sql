@@ -2160,7 +2160,7 @@ Otherwise does nothing (never completes a failed run). As upstream pgflow 0.14.1
 -- ==== 180_function_start_tasks.sql ====
 -- start_tasks: second phase of two-phase polling. Claims the tasks behind messages a
 -- worker has read and returns each task with its handler input. The work is done by
--- _start_tasks, shared with read_and__start_tasks.
+-- _start_tasks, shared with read_and_start_tasks.
 
 create function pgflow._start_tasks(
   flow_slug text,
@@ -3928,23 +3928,12 @@ declare
   v_lease int;
   v_extend boolean;
 begin
-  -- VALIDATE: as read_tasks (only queues of flows are read).
-  if not exists (select 1 from pgflow.flows as f where f.flow_slug = read_and_start_tasks.flow_slug) then
-    raise exception using
-      errcode = 'foreign_key_violation',
-      message = format('Flow %L does not exist', read_and_start_tasks.flow_slug);
-  end if;
+  -- VALIDATE: the arguments read_tasks does not see (it checks the flow and qty).
   if read_and_start_tasks.visibility_timeout is null or read_and_start_tasks.visibility_timeout < 0 then
     raise exception using
       errcode = 'invalid_parameter_value',
       message = format('visibility_timeout must be a non-negative number of seconds (got %s)',
                        coalesce(read_and_start_tasks.visibility_timeout::text, 'NULL'));
-  end if;
-  if read_and_start_tasks.qty is null or read_and_start_tasks.qty < 0 then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('qty must be a non-negative number of messages (got %s)',
-                       coalesce(read_and_start_tasks.qty::text, 'NULL'));
   end if;
   if read_and_start_tasks.worker_id is null then
     raise exception using
@@ -3969,7 +3958,7 @@ begin
          array_agg(m.enqueued_at order by m.msg_id), array_agg(m.vt order by m.msg_id),
          array_agg(m.message order by m.msg_id), array_agg(m.headers order by m.msg_id)
   into v_msg_ids, v_read_cts, v_enqueued_ats, v_vts, v_messages, v_headers
-  from pgmq.read(read_and_start_tasks.flow_slug, v_lease, read_and_start_tasks.qty) as m;
+  from pgflow.read_tasks(read_and_start_tasks.flow_slug, v_lease, read_and_start_tasks.qty) as m;
   if v_msg_ids is null then
     return;
   end if;

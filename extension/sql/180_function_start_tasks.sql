@@ -1,6 +1,6 @@
 -- start_tasks: second phase of two-phase polling. Claims the tasks behind messages a
 -- worker has read and returns each task with its handler input. The work is done by
--- _start_tasks, shared with read_and__start_tasks.
+-- _start_tasks, shared with read_and_start_tasks.
 
 create function pgflow._start_tasks(
   flow_slug text,
