@@ -98,6 +98,7 @@ def _environment(meta: dict[str, Any]) -> list[str]:
         "",
         f"Workers: {cfg.get('processes')} `pgflow-worker` processes, --max-concurrency "
         f"{cfg.get('max_concurrency')}, --batch-size {cfg.get('batch_size')}, "
+        f"--complete-batch-size {cfg.get('complete_batch_size', 100)}, "
         f"--max-connections {cfg.get('max_connections')}, async no-op handlers, log level "
         f"{cfg.get('log_level')}. Ceiling: the same number of client processes (and 1 for "
         f"the start_flow target). Each workload repeated {cfg.get('repeat')} times; medians, "

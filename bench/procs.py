@@ -28,6 +28,8 @@ class WorkerSettings:
         batch_size: ``--batch-size`` of each process.
         max_connections: ``--max-connections`` of each process.
         log_level: ``--log-level`` in W1-W3 (INFO writes two lines per task).
+        complete_batch_size: ``--complete-batch-size`` of each process (group commit;
+            1: one report per call).
     """
 
     processes: int = 2
@@ -35,6 +37,7 @@ class WorkerSettings:
     batch_size: int = 10
     max_connections: int = 4
     log_level: str = "WARNING"
+    complete_batch_size: int = 100
 
 
 def pgflow_worker_argv(dsn: str, flow_refs: list[str], args: list[str]) -> list[str]:
@@ -148,6 +151,8 @@ def worker_args(settings: WorkerSettings, *, log_level: str | None = None) -> li
         str(settings.batch_size),
         "--max-connections",
         str(settings.max_connections),
+        "--complete-batch-size",
+        str(settings.complete_batch_size),
         "--log-level",
         log_level or settings.log_level,
     ]

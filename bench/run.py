@@ -278,6 +278,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--batch-size", type=int, default=50, help="--batch-size of each worker (50)"
     )
     parser.add_argument(
+        "--complete-batch-size",
+        type=int,
+        default=100,
+        help="--complete-batch-size of each worker (100; 1: one report per call)",
+    )
+    parser.add_argument(
         "--merge",
         action="store_true",
         help="update the existing results.json instead of starting afresh",
@@ -315,7 +321,10 @@ def main(argv: list[str] | None = None) -> int:
     repeat = args.repeat or (1 if args.quick else 3)
     sizes = QUICK if args.quick else FULL
     settings = WorkerSettings(
-        processes=args.processes, max_concurrency=args.concurrency, batch_size=args.batch_size
+        processes=args.processes,
+        max_concurrency=args.concurrency,
+        batch_size=args.batch_size,
+        complete_batch_size=args.complete_batch_size,
     )
     if args.render:
         paths = report.write(Results.load(out / report.JSON_NAME), out)

@@ -158,7 +158,7 @@ comment on table pgflow.step_tasks is
 'One row per unit of work: a single step has task 0, a map step one task per element.
 status queued -> started -> completed | failed (started -> queued on retry or stalled
 requeue). message_id is the pgmq message on the flow queue. attempts_count is incremented
-by start_tasks; requeued_count by the stalled-task sweep (at most 3, then
+by start_tasks; requeued_count by requeue_stalled_tasks (at most 3, then
 permanently_stalled_at is stamped).';
 
 create index idx_step_tasks_message_id on pgflow.step_tasks (message_id);

@@ -32,7 +32,7 @@ METHODS: tuple[Method, ...] = ("auto", "extension", "sql")
 # (the bytes of "pgflow").
 _INSTALL_LOCK_KEY = 0x7067666C6F77
 
-#: The group roles the install creates and grants (extension/sql/900_security.sql).
+#: The group roles the install creates and grants (extension/sql/900_setup_security.sql).
 ROLES = ("pgflow_worker", "pgflow_client")
 _MISSING_ROLES = (
     "select array(select r from unnest(%s::text[]) as r where pg_catalog.to_regrole(r) is null)"

@@ -505,3 +505,33 @@ immutable
 as $$
   select coalesce(array_agg(k order by k collate "C"), '{}') from jsonb_object_keys(obj) as k;
 $$;
+
+-- Helpers for the attempt-fence tests: a task claimed by worker A, requeued as stalled, and
+-- claimed again by worker B (attempt 2), with no timing involved.
+
+create or replace function pgflow_tests.requeue_and_reclaim(
+  run_id uuid,
+  step_slug text,
+  task_index int default 0,
+  worker_b uuid default '22222222-2222-2222-2222-222222222222'
+)
+returns int
+language plpgsql
+as $$
+declare
+  v_attempt int;
+begin
+  -- Worker A stalls: its claim is older than the step timeout + 30 s.
+  perform pgflow_tests.backdate_started_tasks(interval '10 minutes', requeue_and_reclaim.step_slug,
+                                              requeue_and_reclaim.task_index, requeue_and_reclaim.run_id);
+  perform pgflow.requeue_stalled_tasks();
+  -- Worker B claims the requeued task.
+  perform pgflow_tests.start_task(requeue_and_reclaim.run_id, requeue_and_reclaim.step_slug,
+                                  requeue_and_reclaim.task_index, requeue_and_reclaim.worker_b);
+  select t.attempts_count into v_attempt
+  from pgflow.step_tasks as t
+  where t.run_id = requeue_and_reclaim.run_id and t.step_slug = requeue_and_reclaim.step_slug
+    and t.task_index = requeue_and_reclaim.task_index and t.status = 'started';
+  return v_attempt;
+end;
+$$;

@@ -8,11 +8,11 @@ select run_id as run from pgflow.start_flow('sequential', '{}'::jsonb) \gset
 select count(*) from pgflow_tests.start_task(:'run', 'first');
 select set_config('pgflow.max_payload_bytes', '1kB', true);
 
--- TEST: arrays of different lengths, NULL keys and oversized outputs raise
+-- TEST: arrays of different lengths and NULL keys raise
 select throws_ok(
   format($$select * from pgflow.complete_tasks(array[%L]::uuid[], array['first'], array[0, 1], array['1']::jsonb[])$$, :'run'),
   '22023',
-  'complete_tasks: run_ids, step_slugs, task_indexes and outputs must have the same length (got 1, 1, 2 and 1)',
+  'complete_tasks: run_ids, step_slugs, task_indexes, outputs and attempts must have the same length (got 1, 1, 2, 1 and NULL)',
   'arrays of different lengths raise invalid_parameter_value'
 );
 select throws_ok(
@@ -21,12 +21,12 @@ select throws_ok(
   'complete_tasks: run_ids, step_slugs and task_indexes may not contain NULL',
   'a NULL key raises null_value_not_allowed'
 );
-select throws_ok(
-  format($$select * from pgflow.complete_tasks(array[%L]::uuid[], array['first'], array[0],
+-- TEST: an oversized output is refused for its own report; nothing is written
+select results_eq(
+  format($$select status, outcome, reason from pgflow.complete_tasks(array[%L]::uuid[], array['first'], array[0],
       array[to_jsonb(repeat('x', 2000))])$$, :'run'),
-  '54000',
-  format('Output of task first[0] of run %s is 2012 bytes, over the limit of 1024 bytes (setting pgflow.max_payload_bytes)', :'run'),
-  'an oversized output raises program_limit_exceeded, naming the task'
+  $$values ('started'::text, 'refused'::text, 'payload_too_large'::text)$$,
+  'an oversized output is refused with payload_too_large'
 );
 select is((select status from pgflow.step_tasks where run_id = :'run'), 'started', 'the task is still started');
 select is((select remaining_steps from pgflow.runs where run_id = :'run'), 3, 'the run is unchanged');

@@ -13,15 +13,18 @@ select pgflow_tests.task_msg_id(:'failed_run', 'items', 0) as failed_msg \gset
 update pgflow.runs set status = 'failed', failed_at = now() where run_id = :'failed_run';
 
 -- TEST: a task named twice completes once with its first output; a queued task, a failed
--- run and an unknown task change nothing (the unknown one returns no row)
+-- run and an unknown task change nothing, each with its reason
 select results_eq(
-  format($$select run_id, task_index, status from pgflow.complete_tasks(
+  format($$select run_id, task_index, status, outcome, reason from pgflow.complete_tasks(
       array[%1$L, %1$L, %1$L, %2$L, %1$L]::uuid[], array['items', 'items', 'items', 'items', 'items'],
       array[0, 0, 2, 0, 9], array['"first"', '"second"', '"queued"', '"late"', '"nope"']::jsonb[])$$,
     :'run', :'failed_run'),
-  format($$values (%1$L::uuid, 0, 'completed'::text), (%1$L, 0, 'completed'), (%1$L, 2, 'queued'),
-                  (%2$L, 0, 'started')$$, :'run', :'failed_run'),
-  'rows in array order; the unknown task is left out'
+  format($$values (%1$L::uuid, 0, 'completed'::text, 'completed'::text, null::text),
+                  (%1$L, 0, 'completed', 'ignored', 'task_not_started'),
+                  (%1$L, 2, 'queued', 'ignored', 'task_not_started'),
+                  (%2$L, 0, 'started', 'ignored', 'run_failed'),
+                  (%1$L, 9, null, 'ignored', 'unknown_task')$$, :'run', :'failed_run'),
+  'one row per report in array order, with its outcome and reason'
 );
 select is((select output from pgflow.step_tasks where run_id = :'run' and task_index = 0), '"first"'::jsonb,
   'a task named twice keeps its first output');

@@ -28,16 +28,18 @@ select has_function('pgflow', 'start_tasks', array['text', 'bigint[]', 'uuid'],
 select is(pgflow_tests.function_signature('start_tasks'),
   'start_tasks(flow_slug text, msg_ids bigint[], worker_id uuid) returns SETOF pgflow.step_task_record',
   'start_tasks: argument names, defaults and return type as upstream');
-select has_function('pgflow', 'complete_task', array['uuid', 'text', 'integer', 'jsonb'],
-  'pgflow.complete_task(uuid, text, integer, jsonb) exists');
+-- complete_task and fail_task: upstream's arguments, plus a trailing optional attempt (the
+-- fence against late reports of an older attempt; upstream callers never pass it).
+select has_function('pgflow', 'complete_task', array['uuid', 'text', 'integer', 'jsonb', 'integer'],
+  'pgflow.complete_task(uuid, text, integer, jsonb, integer) exists');
 select is(pgflow_tests.function_signature('complete_task'),
-  'complete_task(run_id uuid, step_slug text, task_index integer, output jsonb) returns SETOF pgflow.step_tasks',
-  'complete_task: argument names, defaults and return type as upstream');
-select has_function('pgflow', 'fail_task', array['uuid', 'text', 'integer', 'text'],
-  'pgflow.fail_task(uuid, text, integer, text) exists');
+  'complete_task(run_id uuid, step_slug text, task_index integer, output jsonb, attempt integer DEFAULT NULL::integer) returns SETOF pgflow.step_tasks',
+  'complete_task: upstream''s argument names and return type, plus attempt DEFAULT NULL');
+select has_function('pgflow', 'fail_task', array['uuid', 'text', 'integer', 'text', 'integer'],
+  'pgflow.fail_task(uuid, text, integer, text, integer) exists');
 select is(pgflow_tests.function_signature('fail_task'),
-  'fail_task(run_id uuid, step_slug text, task_index integer, error_message text) returns SETOF pgflow.step_tasks',
-  'fail_task: argument names, defaults and return type as upstream');
+  'fail_task(run_id uuid, step_slug text, task_index integer, error_message text, attempt integer DEFAULT NULL::integer) returns SETOF pgflow.step_tasks',
+  'fail_task: upstream''s argument names and return type, plus attempt DEFAULT NULL');
 select has_function('pgflow', 'maybe_complete_run', array['uuid'],
   'pgflow.maybe_complete_run(uuid) exists');
 select is(pgflow_tests.function_signature('maybe_complete_run'),

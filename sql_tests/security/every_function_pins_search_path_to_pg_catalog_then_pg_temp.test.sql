@@ -21,8 +21,8 @@ select is(
   '{}'::text[],
   'every pgflow function runs with search_path = pg_catalog, pg_temp');
 
--- TEST: the only other settings are the planner settings of the batch functions and of
--- start_flow (README "Performance"), each of which is a reviewed decision
+-- TEST: the only other settings are the planner settings of the entry points that drive
+-- batches, all set in extension/sql/910_planner_settings.sql
 select is(
   array(select pgflow_tests.signature(p.oid) || ' ' || p.proconfig[2:]::text
         from pg_proc as p
@@ -30,11 +30,10 @@ select is(
           and cardinality(p.proconfig) > 1
         order by 1),
   array[
-    '_queue_step_tasks(text,integer,uuid[],text[],integer[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
-    '_start_ready_steps_of_runs(uuid[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
-    'complete_tasks(uuid[],text[],integer[],jsonb[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
+    'complete_tasks(uuid[],text[],integer[],jsonb[],integer[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
+    'fail_tasks(uuid[],text[],integer[],text[],integer[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
     'read_and_start_tasks(text,uuid,integer,integer,text[]) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}',
-    'start_flow(text,jsonb,uuid) {jit=off,plan_cache_mode=force_generic_plan}'
+    'start_flow(text,jsonb,uuid) {enable_hashjoin=off,enable_mergejoin=off,jit=off,plan_cache_mode=force_generic_plan}'
   ],
   'no other function carries a setting');
 

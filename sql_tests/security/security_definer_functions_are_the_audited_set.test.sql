@@ -2,18 +2,19 @@ begin;
 select plan(1);
 
 -- TEST: a function that runs with its owner's rights is a reviewed decision
--- (extension/sql/900_security.sql, README "Security"); adding one means adding it here.
+-- (extension/sql/900_setup_security.sql, README "Security"); adding one means adding it here.
 select is(
   array(select pgflow_tests.signature(p.oid) from pg_proc as p
         where p.pronamespace = 'pgflow'::regnamespace and p.prosecdef
         order by 1),
   array[
-    'complete_task(uuid,text,integer,jsonb)',
-    'complete_tasks(uuid[],text[],integer[],jsonb[])',
+    'complete_task(uuid,text,integer,jsonb,integer)',
+    'complete_tasks(uuid[],text[],integer[],jsonb[],integer[])',
     'deprecate_worker(uuid)',
     'enable_flow_notify(text,integer)',
     'ensure_flow_compiled(text,jsonb,boolean)',
-    'fail_task(uuid,text,integer,text)',
+    'fail_task(uuid,text,integer,text,integer)',
+    'fail_tasks(uuid[],text[],integer[],text[],integer[])',
     'get_run_with_states(uuid)',
     'mark_worker_stopped(uuid)',
     'prune_data_older_than(interval)',

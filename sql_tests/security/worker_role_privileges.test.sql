@@ -4,12 +4,13 @@ select plan(5);
 -- TEST: pgflow_worker may call exactly what a worker calls (README "Security")
 select ok(has_schema_privilege('pgflow_worker', 'pgflow', 'usage'), 'pgflow_worker has USAGE on schema pgflow');
 select is(pgflow_tests.executable_by('pgflow_worker'), array[
-    'complete_task(uuid,text,integer,jsonb)',
-    'complete_tasks(uuid[],text[],integer[],jsonb[])',
+    'complete_task(uuid,text,integer,jsonb,integer)',
+    'complete_tasks(uuid[],text[],integer[],jsonb[],integer[])',
     'deprecate_worker(uuid)',
     'enable_flow_notify(text,integer)',
     'ensure_flow_compiled(text,jsonb,boolean)',
-    'fail_task(uuid,text,integer,text)',
+    'fail_task(uuid,text,integer,text,integer)',
+    'fail_tasks(uuid[],text[],integer[],text[],integer[])',
     'mark_worker_stopped(uuid)',
     'read_and_start_tasks(text,uuid,integer,integer,text[])',
     'read_tasks(text,integer,integer)',

@@ -33,7 +33,7 @@ def _runs(conn):
 def _sweep_calls(conn):
     row = conn.execute(
         "select coalesce(sum(calls), 0) from pg_stat_user_functions "
-        "where schemaname = 'pgflow' and funcname = 'recover_stalled_tasks'"
+        "where schemaname = 'pgflow' and funcname = 'requeue_stalled_tasks'"
     ).fetchone()
     return row[0]
 

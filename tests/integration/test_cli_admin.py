@@ -26,7 +26,7 @@ def test_check_schema_is_green_on_a_fresh_install(pgflow_dsn):
 
 def test_check_schema_is_red_with_the_reason_on_a_changed_signature(pgflow_dsn, pgflow_conn):
     pgflow_conn.execute(
-        "alter function pgflow.fail_task(uuid, text, int, text) rename to fail_task_renamed"
+        "alter function pgflow.fail_task(uuid, text, int, text, int) rename to fail_task_renamed"
     )
 
     result = run("check-schema", "--dsn", pgflow_dsn)

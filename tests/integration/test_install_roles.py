@@ -74,5 +74,5 @@ def test_install_without_createrole_works_and_setup_security_grants_later(
         " and has_function_privilege('pgflow_client',"
         " 'pgflow.start_flow(text, jsonb, uuid)', 'execute')"
         " and not has_function_privilege('pgflow_client',"
-        " 'pgflow.complete_task(uuid, text, int, jsonb)', 'execute')",
+        " 'pgflow.complete_task(uuid, text, int, jsonb, int)', 'execute')",
     )

@@ -91,9 +91,9 @@ def test_role_without_privileges_gets_a_report_not_a_crash(pgflow_dsn: str) -> N
 def replace_complete_task(conn: psycopg.Connection, arguments: str) -> None:
     """Drop pgflow.complete_task and recreate it with other arguments."""
     conn.execute(
-        "alter extension pgflow drop function pgflow.complete_task(uuid, text, int, jsonb)"
+        "alter extension pgflow drop function pgflow.complete_task(uuid, text, int, jsonb, int)"
     )
-    conn.execute("drop function pgflow.complete_task(uuid, text, int, jsonb)")
+    conn.execute("drop function pgflow.complete_task(uuid, text, int, jsonb, int)")
     conn.execute(
         f"create function pgflow.complete_task({arguments}) returns setof pgflow.step_tasks "
         "language sql as 'select * from pgflow.step_tasks where false'"
@@ -101,7 +101,10 @@ def replace_complete_task(conn: psycopg.Connection, arguments: str) -> None:
 
 
 def test_renamed_argument_is_a_signature_mismatch(pgflow_conn: psycopg.Connection) -> None:
-    replace_complete_task(pgflow_conn, "run_id uuid, step_slug text, task_idx int, output jsonb")
+    replace_complete_task(
+        pgflow_conn,
+        "run_id uuid, step_slug text, task_idx int, output jsonb, attempt int default null",
+    )
 
     report = check_schema(pgflow_conn)
 
@@ -120,7 +123,8 @@ def test_renamed_argument_is_a_signature_mismatch(pgflow_conn: psycopg.Connectio
 def test_extra_argument_is_a_signature_mismatch(pgflow_conn: psycopg.Connection) -> None:
     replace_complete_task(
         pgflow_conn,
-        "run_id uuid, step_slug text, task_index int, output jsonb, worker_id uuid default null",
+        "run_id uuid, step_slug text, task_index int, output jsonb, attempt int default null, "
+        "worker_id uuid default null",
     )
 
     report = check_schema(pgflow_conn)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 def test_worker_refuses_to_start_on_a_changed_function_signature(pgflow_conn, start_worker):
     pgflow_conn.execute(
-        "alter function pgflow.complete_task(uuid, text, int, jsonb) rename to complete_task_old"
+        "alter function pgflow.complete_task(uuid, text, int, jsonb, int) "
+        "rename to complete_task_old"
     )
 
     worker = start_worker("basic:chain")

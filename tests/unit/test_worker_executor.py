@@ -1,11 +1,12 @@
 """Executor without a database: handler input, calling conventions, output encoding,
-error texts, timeouts and report retries, against a fake connection pool.
+error texts, timeouts, report outcomes and report retries, against a fake connection pool.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import uuid
 from contextlib import asynccontextmanager
@@ -14,6 +15,7 @@ from typing import Any
 import psycopg
 import pytest
 
+import pgflow.worker.executor as executor_module
 from pgflow.dsl import Flow
 from pgflow.worker import queries
 from pgflow.worker.executor import (
@@ -23,17 +25,27 @@ from pgflow.worker.executor import (
     error_text,
     handler_input,
 )
+from pgflow.worker.reports import ReportBatcher
+from pgflow.worker.suspension import SuspensionClock
 
 RUN_ID = str(uuid.uuid4())
 WORKER_ID = str(uuid.uuid4())
 
 
 class FakeCursor:
-    def __init__(self, row: tuple[Any, ...] | None) -> None:
-        self._row = row
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
+        self._rows = rows
 
     async def fetchone(self) -> tuple[Any, ...] | None:
-        return self._row
+        return self._rows[0] if self._rows else None
+
+    async def fetchall(self) -> list[tuple[Any, ...]]:
+        return self._rows
+
+
+#: What the fake database answers for each report: (status, outcome, reason, detail).
+COMPLETED = ("completed", "completed", None, None)
+RETRIED = ("queued", "retried", None, None)
 
 
 class FakeConnection:
@@ -43,20 +55,62 @@ class FakeConnection:
     async def execute(self, query: str, params: dict[str, Any] | None = None) -> FakeCursor:
         if self._pool.failures:
             raise self._pool.failures.pop(0)
-        self._pool.sent.append((query, dict(params or {})))
-        return FakeCursor(("completed",))
+        params = dict(params or {})
+        self._pool.sent.append((query, params))
+        if query == queries.FAIL_TASKS:
+            answer = RETRIED
+        elif self._pool.answers:
+            answer = self._pool.answers.pop(0)
+        else:
+            answer = COMPLETED
+        return FakeCursor([answer] * len(params.get("run_ids", [None])))
 
 
 class FakePool:
-    """Records every statement; raises the queued ``failures`` first."""
+    """Records every statement; raises the queued ``failures`` first; answers each
+    complete_tasks item with the queued ``answers``, then with COMPLETED."""
 
-    def __init__(self, failures: list[Exception] | None = None) -> None:
+    def __init__(
+        self,
+        failures: list[Exception] | None = None,
+        answers: list[tuple[Any, ...]] | None = None,
+    ) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
         self.failures = list(failures or [])
+        self.answers = list(answers or [])
 
     @asynccontextmanager
     async def connection(self, timeout: float | None = None):
         yield FakeConnection(self)
+
+
+def only_report(pool: FakePool, index: int = 0) -> tuple[str, dict[str, Any]]:
+    """The statement of the index-th call and its one report, as scalars."""
+    query, params = pool.sent[index]
+    assert len(params["run_ids"]) == 1
+    return query, {key: value[0] for key, value in params.items()}
+
+
+def make_executor(pool: FakePool, **kwargs: Any) -> Executor:
+    """An Executor reporting through ReportBatchers on the fake pool."""
+
+    def batcher(statement: Any, name: str) -> ReportBatcher:
+        return ReportBatcher(
+            pool,  # type: ignore[arg-type]
+            statement=statement,
+            name=name,
+            max_batch=10,
+            reconnect_max_seconds=0.01,
+        )
+
+    return Executor(
+        flow_inputs=lambda run_id: NoFlowInput(),
+        shutdown=threading.Event(),
+        completions=batcher(queries.COMPLETE_TASKS, "complete_tasks"),
+        failures=batcher(queries.FAIL_TASKS, "fail_tasks"),
+        clock=SuspensionClock(),
+        **kwargs,
+    )
 
 
 class NoFlowInput:
@@ -120,13 +174,7 @@ def run_task(task: ClaimedTask, pool: FakePool | None = None) -> FakePool:
     reported: list[tuple[str, bool]] = []
 
     async def main() -> None:
-        executor = Executor(
-            pool=pool,  # type: ignore[arg-type]
-            flow_inputs=lambda run_id: NoFlowInput(),
-            shutdown=threading.Event(),
-            reconnect_max_seconds=0.01,
-            on_reported=lambda t, ok: reported.append((t.step_slug, ok)),
-        )
+        executor = make_executor(pool, on_reported=lambda t, ok: reported.append((t.step_slug, ok)))
         await executor.run(task)
 
     asyncio.run(main())
@@ -169,44 +217,48 @@ def test_non_json_outputs_raise_a_clear_type_error(value):
 def test_root_step_gets_run_input_and_context_and_completes():
     flow = make_flow()
     pool = run_task(claimed(flow, "root", {}, flow_input={"x": 1}))
-    ((query, params),) = pool.sent
-    assert query == queries.COMPLETE_TASK
-    assert json.loads(params["output"]) == {"got": {"x": 1}, "attempt": 2, "flow_input": {"x": 1}}
-    assert params["run_id"] == RUN_ID
-    assert params["task_index"] == 0
+    assert len(pool.sent) == 1
+    query, report = only_report(pool)
+    assert query == queries.COMPLETE_TASKS
+    assert json.loads(report["payloads"]) == {"got": {"x": 1}, "attempt": 2, "flow_input": {"x": 1}}
+    assert report["run_ids"] == RUN_ID
+    assert report["task_indexes"] == 0
+    assert report["attempts"] == 2  # the claim's attempt fences the report
 
 
 def test_async_handler_without_context():
     flow = make_flow()
     pool = run_task(claimed(flow, "child", {"root": [1, 2]}))
-    assert json.loads(pool.sent[0][1]["output"]) == {"root": [1, 2]}
+    assert json.loads(only_report(pool)[1]["payloads"]) == {"root": [1, 2]}
 
 
 @pytest.mark.parametrize("value", [0, False, "", {}, [], None])
 def test_falsy_result_is_completed_not_nulled(value):
     flow = make_flow()
     pool = run_task(claimed(flow, "falsy", {"root": 1, "value": value}))
-    ((query, params),) = pool.sent
-    assert query == queries.COMPLETE_TASK
-    assert params["output"] == json.dumps(value)
+    assert len(pool.sent) == 1
+    query, report = only_report(pool)
+    assert query == queries.COMPLETE_TASKS
+    assert report["payloads"] == json.dumps(value)
 
 
 def test_handler_exception_reports_fail_task_with_type_and_message():
     flow = make_flow()
     pool = run_task(claimed(flow, "raises", {"root": 1}))
-    ((query, params),) = pool.sent
-    assert query == queries.FAIL_TASK
-    assert params["error_message"] == "KeyError: 'missing'"
+    assert len(pool.sent) == 1
+    query, report = only_report(pool)
+    assert query == queries.FAIL_TASKS
+    assert report["payloads"] == "KeyError: 'missing'"
+    assert report["attempts"] == 2
 
 
 def test_non_json_result_reports_a_type_error():
     flow = make_flow()
     pool = run_task(claimed(flow, "falsy", {"root": 1, "value": {1}}))
-    ((query, params),) = pool.sent
-    assert query == queries.FAIL_TASK
-    assert params["error_message"].startswith(
-        "TypeError: handler output is not JSON-serialisable (set)"
-    )
+    assert len(pool.sent) == 1
+    query, report = only_report(pool)
+    assert query == queries.FAIL_TASKS
+    assert report["payloads"].startswith("TypeError: handler output is not JSON-serialisable (set)")
 
 
 def test_timeout_uses_the_step_timeout_and_fails_the_task(monkeypatch):
@@ -215,18 +267,19 @@ def test_timeout_uses_the_step_timeout_and_fails_the_task(monkeypatch):
     assert flow.effective_timeout("child") == 5
     assert flow.effective_timeout("root") == 10  # the flow's
     seen: list[float] = []
-    real_timeout = asyncio.timeout
+    real_timeout = executor_module.active_timeout
 
-    def fast_timeout(delay: float):
+    def fast_timeout(delay: float, clock: SuspensionClock):
         seen.append(delay)
-        return real_timeout(0.05)
+        return real_timeout(0.05, clock)
 
-    monkeypatch.setattr(asyncio, "timeout", fast_timeout)
+    monkeypatch.setattr(executor_module, "active_timeout", fast_timeout)
     pool = run_task(claimed(flow, "slow", {"root": 1}))
     assert seen == [3]
-    ((query, params),) = pool.sent
-    assert query == queries.FAIL_TASK
-    assert params["error_message"] == "TimeoutError: handler exceeded the step timeout of 3 s"
+    assert len(pool.sent) == 1
+    query, report = only_report(pool)
+    assert query == queries.FAIL_TASKS
+    assert report["payloads"] == "TimeoutError: handler exceeded the step timeout of 3 s"
 
 
 def test_handler_raising_timeout_error_itself_is_not_a_step_timeout():
@@ -237,7 +290,7 @@ def test_handler_raising_timeout_error_itself_is_not_a_step_timeout():
         raise TimeoutError("socket timed out")
 
     pool = run_task(claimed(flow, "call", {}, flow_input={}))
-    assert pool.sent[0][1]["error_message"] == "TimeoutError: socket timed out"
+    assert only_report(pool)[1]["payloads"] == "TimeoutError: socket timed out"
 
 
 def test_default_timeout_is_60_seconds():
@@ -254,24 +307,49 @@ def test_report_is_retried_while_the_database_is_unreachable():
     flow = make_flow()
     pool = FakePool(failures=[psycopg.OperationalError("down"), psycopg.OperationalError("down")])
     run_task(claimed(flow, "child", {"root": 1}), pool)
-    ((query, _),) = pool.sent
-    assert query == queries.COMPLETE_TASK
+    assert len(pool.sent) == 1
+    assert only_report(pool)[0] == queries.COMPLETE_TASKS
 
 
-def test_complete_task_rejected_by_sql_becomes_fail_task():
+def test_output_the_server_rejects_fails_the_task():
     flow = make_flow()
     pool = FakePool(failures=[psycopg.errors.UntranslatableCharacter("\\u0000")])
     run_task(claimed(flow, "child", {"root": "a"}), pool)
-    ((query, params),) = pool.sent
-    assert query == queries.FAIL_TASK
-    assert params["error_message"].startswith("UntranslatableCharacter: ")
+    assert len(pool.sent) == 1
+    query, report = only_report(pool)
+    assert query == queries.FAIL_TASKS
+    assert report["payloads"].startswith("UntranslatableCharacter: ")
 
 
-def test_output_over_the_size_limit_fails_the_task_without_retrying_the_report():
-    # ProgramLimitExceeded is an OperationalError, yet retrying the same report cannot help.
+def test_output_refused_for_its_size_fails_the_task_with_the_sql_detail():
     flow = make_flow()
-    pool = FakePool(failures=[psycopg.errors.ProgramLimitExceeded("Output of task child[0] ...")])
+    detail = "Output of task child[0] of run x is 2012 bytes, over the limit of 1024 bytes"
+    pool = FakePool(answers=[("started", "refused", "payload_too_large", detail)])
     run_task(claimed(flow, "child", {"root": "a"}), pool)
-    ((query, params),) = pool.sent
-    assert query == queries.FAIL_TASK
-    assert params["error_message"] == "ProgramLimitExceeded: Output of task child[0] ..."
+    assert [query for query, _ in pool.sent] == [queries.COMPLETE_TASKS, queries.FAIL_TASKS]
+    assert only_report(pool, 1)[1]["payloads"] == f"ProgramLimitExceeded: {detail}"
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (("started", "ignored", "stale_attempt", None), "report ignored: a newer attempt"),
+        (("completed", "ignored", "task_not_started", None), "report ignored: the task no longer"),
+        (("failed", "failed", "type_violation", "[TYPE_VIOLATION] ..."), "task failed: its output"),
+    ],
+)
+def test_a_report_sql_does_not_apply_is_logged_not_retried(answer, message, caplog):
+    caplog.set_level(logging.INFO, logger="pgflow.worker")
+    flow = make_flow()
+    pool = FakePool(answers=[answer])
+    reported: list[bool] = []
+
+    async def main() -> None:
+        executor = make_executor(pool, on_reported=lambda t, ok: reported.append(ok))
+        await executor.run(claimed(flow, "child", {"root": "a"}))
+
+    asyncio.run(main())
+    assert [query for query, _ in pool.sent] == [queries.COMPLETE_TASKS]  # nothing more sent
+    assert reported == [False]
+    (record,) = [r for r in caplog.records if r.getMessage().startswith(message)]
+    assert record.fields["reason"] == answer[2]  # type: ignore[attr-defined]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 import uuid
 from contextlib import asynccontextmanager
@@ -16,11 +15,10 @@ from typing import Any
 from pgflow.dsl import Flow
 from pgflow.worker import queries
 from pgflow.worker.config import WorkerConfig
-from pgflow.worker.executor import Executor
 from pgflow.worker.heartbeat import Heartbeat, StalledTaskSweep
 from pgflow.worker.poller import FlowPoller, Slots
 from pgflow.worker.watchdog import LoopWatchdog
-from tests.unit.test_worker_executor import FakePool, NoFlowInput, claimed
+from tests.unit.test_worker_executor import FakePool, claimed, make_executor, only_report
 
 
 def run_with_timeout(flow: Flow, step_slug: str, timeout: int) -> FakePool:
@@ -28,12 +26,7 @@ def run_with_timeout(flow: Flow, step_slug: str, timeout: int) -> FakePool:
     pool = FakePool()
 
     async def main() -> None:
-        executor = Executor(
-            pool=pool,  # type: ignore[arg-type]
-            flow_inputs=lambda run_id: NoFlowInput(),
-            shutdown=threading.Event(),
-            reconnect_max_seconds=0.01,
-        )
+        executor = make_executor(pool)
         await executor.run(claimed(flow, step_slug, {"x": 1}))
         assert executor.running == {}
 
@@ -49,9 +42,11 @@ def test_async_handler_blocking_the_loop_past_its_timeout_fails_with_timeout():
         time.sleep(1.3)  # the loop cannot run the timeout meanwhile
         return "late"
 
-    ((query, params),) = run_with_timeout(flow, "blocker", 1).sent
-    assert query == queries.FAIL_TASK
-    assert params["error_message"] == (
+    pool = run_with_timeout(flow, "blocker", 1)
+    assert len(pool.sent) == 1
+    query, report = only_report(pool)
+    assert query == queries.FAIL_TASKS
+    assert report["payloads"] == (
         "TimeoutError: handler exceeded the step timeout of 1 s "
         "(it blocked the event loop, so it could not be interrupted)"
     )
@@ -65,9 +60,11 @@ def test_async_handler_blocking_within_its_timeout_completes():
         time.sleep(0.2)
         return "fine"
 
-    ((query, params),) = run_with_timeout(flow, "short_blocker", 5).sent
-    assert query == queries.COMPLETE_TASK
-    assert params["output"] == '"fine"'
+    pool = run_with_timeout(flow, "short_blocker", 5)
+    assert len(pool.sent) == 1
+    query, report = only_report(pool)
+    assert query == queries.COMPLETE_TASKS
+    assert report["payloads"] == '"fine"'
 
 
 def test_watchdog_names_the_task_blocking_the_loop_and_sees_it_recover(caplog):

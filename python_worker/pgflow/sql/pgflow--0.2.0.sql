@@ -27,23 +27,6 @@ select
   case when exists (select 1 from pg_catalog.pg_extension where extname = 'pgflow')
     then 'extension' else 'sql' end;
 
-create function pgflow.version()
-returns text
-language sql
-stable
-set search_path = pg_catalog, pg_temp
-as $$
-  select v.version
-  from pgflow.installed_versions as v
-  order by string_to_array(substring(v.version from '^[0-9]+(?:\.[0-9]+)*'), '.')::int[] desc, v.installed_at desc
-  limit 1;
-$$;
-
-comment on function pgflow.version() is
-'Returns the newest pgflow schema version installed in this database (text such as 0.1.0),
-for either install path (CREATE EXTENSION or plain SQL). pgflow-py extension; upstream has
-no equivalent.';
-
 -- ==== 020_types.sql ====
 -- Composite types. Field order is part of the upstream contract (select * comparisons).
 
@@ -63,8 +46,8 @@ comment on type pgflow.step_task_record is
 steps, element index for map tasks), flow_input (the run input for root single steps, else
 NULL). Field order as upstream pgflow 0.14.1.';
 
--- ==== 030_utilities.sql ====
--- Pure helpers used by constraints and functions.
+-- ==== 030_is_valid_slug.sql ====
+-- is_valid_slug: the slug rule. Loaded before the tables, whose CHECK constraints use it.
 
 create function pgflow.is_valid_slug(slug text)
 returns boolean
@@ -82,93 +65,6 @@ $$;
 comment on function pgflow.is_valid_slug(text) is
 'True iff slug is a valid flow or step slug: not null, 1..128 characters, matching
 ^[a-zA-Z_][a-zA-Z0-9_]*$, and not the reserved word run. Never raises. As upstream pgflow.';
-
-create function pgflow.calculate_retry_delay(base_delay numeric, attempts_count int)
-returns int
-language sql
-immutable
-set search_path = pg_catalog, pg_temp
-as $$
-  select floor(base_delay * power(2, attempts_count))::int;
-$$;
-
-comment on function pgflow.calculate_retry_delay(numeric, int) is
-'Retry delay in seconds: floor(base_delay * 2^attempts_count). base_delay in seconds;
-attempts_count is the number of attempts already made (so the first retry waits
-2 x base_delay). As upstream pgflow.';
-
-create function pgflow.is_local()
-returns boolean
-language sql
-stable
-set search_path = pg_catalog, pg_temp
-as $$
-  select coalesce(
-    current_setting('app.settings.jwt_secret', true)
-      = 'super-secret-jwt-token-with-at-least-32-characters-long',
-    false
-  );
-$$;
-
-comment on function pgflow.is_local() is
-'True only when the setting app.settings.jwt_secret holds the local Supabase CLI development
-secret; false when the setting is missing. ensure_flow_compiled recompiles mismatched flows
-without allow_data_loss only in that case. As upstream pgflow.';
-
-create function pgflow._realtime_enabled()
-returns boolean
-language plpgsql
-stable
-set search_path = pg_catalog, pg_temp
-as $$
-begin
-  -- PL/pgSQL, not SQL: a SQL function with SET is never inlined and re-plans its query at
-  -- every call, and hot paths call this once per transition.
-  -- Usually there is no realtime.send at all: a syscache lookup answers that.
-  if pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)') is null then
-    return false;
-  end if;
-  -- Only a function of a trusted owner: pgflow functions running as their owner call it.
-  return exists (
-    select 1
-    from pg_catalog.pg_proc as p
-    join pg_catalog.pg_roles as a on a.oid = p.proowner
-    where p.oid = pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)')
-      and (a.rolsuper
-           or p.proowner = (select n.nspowner from pg_catalog.pg_namespace as n where n.nspname = 'pgflow'))
-  );
-end;
-$$;
-
-comment on function pgflow._realtime_enabled() is
-'True when a function realtime.send(payload jsonb, event text, topic text, private boolean)
-exists (Supabase Realtime or a stand-in) and is owned by a superuser or by the owner of
-schema pgflow. Without it pgflow emits no broadcasts. The owner check matters because
-broadcasts are sent from SECURITY DEFINER functions: a realtime.send created by any other
-role (one that may create schemas) would run with the rights of pgflow''s owner.
-pgflow-py: upstream calls realtime.send unconditionally.';
-
-create function pgflow._broadcast(run_id uuid, event text, payload jsonb)
-returns void
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  -- Kept in a variable: realtime.send may not exist when this function is checked.
-  v_send text := 'select realtime.send($1, $2, $3, false)';
-begin
-  if pgflow._realtime_enabled() then
-    execute v_send using payload, event, 'pgflow:run:' || run_id::text;
-  end if;
-end;
-$$;
-
-comment on function pgflow._broadcast(uuid, text, jsonb) is
-'Sends one realtime event (event such as run:started or step:<slug>:completed, payload
-jsonb) on topic pgflow:run:<run_id> with private = false, when realtime.send exists;
-otherwise does nothing. Callers in hot paths check _realtime_enabled() once and skip
-building payloads when it is false.';
 
 -- ==== 040_tables_definitions.sql ====
 -- Flow definitions: flows, steps, deps. Column order and constraint names follow upstream
@@ -412,7 +308,7 @@ comment on table pgflow.step_tasks is
 'One row per unit of work: a single step has task 0, a map step one task per element.
 status queued -> started -> completed | failed (started -> queued on retry or stalled
 requeue). message_id is the pgmq message on the flow queue. attempts_count is incremented
-by start_tasks; requeued_count by the stalled-task sweep (at most 3, then
+by start_tasks; requeued_count by requeue_stalled_tasks (at most 3, then
 permanently_stalled_at is stamped).';
 
 create index idx_step_tasks_message_id on pgflow.step_tasks (message_id);
@@ -447,27 +343,132 @@ cron expression, or ''N seconds'' on pg_cron >= 1.5), one run per time slot.';
 
 create index idx_schedules_flow_slug on pgflow.schedules (flow_slug);
 
--- ==== 090_function__archive_messages.sql ====
--- _archive_messages: move a set of messages of one flow queue to its archive.
+-- ==== 100_version.sql ====
+-- version: returns the newest pgflow schema version installed in this database (text such as
+-- 0.1.0), for either install path (CREATE EXTENSION or plain SQL).
 
-create function pgflow._archive_messages(queue_name text, msg_ids bigint[])
+create function pgflow.version()
+returns text
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select v.version
+  from pgflow.installed_versions as v
+  order by string_to_array(substring(v.version from '^[0-9]+(?:\.[0-9]+)*'), '.')::int[] desc, v.installed_at desc
+  limit 1;
+$$;
+
+comment on function pgflow.version() is
+'Returns the newest pgflow schema version installed in this database (text such as 0.1.0),
+for either install path (CREATE EXTENSION or plain SQL). pgflow-py extension; upstream has
+no equivalent.';
+
+-- ==== 102_calculate_retry_delay.sql ====
+-- calculate_retry_delay: retry delay in seconds: floor(base_delay * 2^attempts_count).
+
+create function pgflow.calculate_retry_delay(base_delay numeric, attempts_count int)
+returns int
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select floor(base_delay * power(2, attempts_count))::int;
+$$;
+
+comment on function pgflow.calculate_retry_delay(numeric, int) is
+'Retry delay in seconds: floor(base_delay * 2^attempts_count). base_delay in seconds;
+attempts_count is the number of attempts already made (so the first retry waits
+2 x base_delay). As upstream pgflow.';
+
+-- ==== 103_is_local.sql ====
+-- is_local: true only when the setting app.settings.jwt_secret holds the local Supabase CLI
+-- development secret; false when the setting is missing.
+
+create function pgflow.is_local()
+returns boolean
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce(
+    current_setting('app.settings.jwt_secret', true)
+      = 'super-secret-jwt-token-with-at-least-32-characters-long',
+    false
+  );
+$$;
+
+comment on function pgflow.is_local() is
+'True only when the setting app.settings.jwt_secret holds the local Supabase CLI development
+secret; false when the setting is missing. ensure_flow_compiled recompiles mismatched flows
+without allow_data_loss only in that case. As upstream pgflow.';
+
+-- ==== 104__realtime_enabled.sql ====
+-- _realtime_enabled: true when a function realtime.send(payload jsonb, event text, topic text,
+-- private boolean) exists (Supabase Realtime or a stand-in) and is owned by a superuser or by
+-- the owner of schema pgflow.
+
+create function pgflow._realtime_enabled()
+returns boolean
+language plpgsql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  -- PL/pgSQL, not SQL: a SQL function with SET is never inlined and re-plans its query at
+  -- every call, and hot paths call this once per transition.
+  -- Usually there is no realtime.send at all: a syscache lookup answers that.
+  if pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)') is null then
+    return false;
+  end if;
+  -- Only a function of a trusted owner: pgflow functions running as their owner call it.
+  return exists (
+    select 1
+    from pg_catalog.pg_proc as p
+    join pg_catalog.pg_roles as a on a.oid = p.proowner
+    where p.oid = pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)')
+      and (a.rolsuper
+           or p.proowner = (select n.nspowner from pg_catalog.pg_namespace as n where n.nspname = 'pgflow'))
+  );
+end;
+$$;
+
+comment on function pgflow._realtime_enabled() is
+'True when a function realtime.send(payload jsonb, event text, topic text, private boolean)
+exists (Supabase Realtime or a stand-in) and is owned by a superuser or by the owner of
+schema pgflow. Without it pgflow emits no broadcasts. The owner check matters because
+broadcasts are sent from SECURITY DEFINER functions: a realtime.send created by any other
+role (one that may create schemas) would run with the rights of pgflow''s owner.
+pgflow-py: upstream calls realtime.send unconditionally.';
+
+-- ==== 105__broadcast.sql ====
+-- _broadcast: sends one realtime event (event such as run:started or step:<slug>:completed,
+-- payload jsonb) on topic pgflow:run:<run_id> with private = false, when realtime.send exists;
+-- otherwise does nothing.
+
+create function pgflow._broadcast(run_id uuid, event text, payload jsonb)
 returns void
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
+declare
+  -- Kept in a variable: realtime.send may not exist when this function is checked.
+  v_send text := 'select realtime.send($1, $2, $3, false)';
 begin
-  if msg_ids is not null and cardinality(msg_ids) > 0 then
-    perform pgmq.archive(_archive_messages.queue_name, _archive_messages.msg_ids);
+  if pgflow._realtime_enabled() then
+    execute v_send using payload, event, 'pgflow:run:' || run_id::text;
   end if;
 end;
 $$;
 
-comment on function pgflow._archive_messages(text, bigint[]) is
-'Archives (never deletes) the pgmq messages msg_ids of queue queue_name in one call; ids no
-longer in the queue are ignored; NULL or empty arrays do nothing.';
+comment on function pgflow._broadcast(uuid, text, jsonb) is
+'Sends one realtime event (event such as run:started or step:<slug>:completed, payload
+jsonb) on topic pgflow:run:<run_id> with private = false, when realtime.send exists;
+otherwise does nothing. Callers in hot paths check _realtime_enabled() once and skip
+building payloads when it is false.';
 
--- ==== 090_function__check_payload_size.sql ====
+-- ==== 106__max_payload_bytes.sql ====
 -- _max_payload_bytes / _check_payload_size: the size limit on run inputs and task outputs.
 
 create function pgflow._max_payload_bytes()
@@ -508,8 +509,12 @@ unit such as ''64MB''), 16777216 (16 MiB) when it is not set. Set it per databas
 session: ALTER DATABASE db SET pgflow.max_payload_bytes = ''64MB''. Raises
 invalid_parameter_value when the setting is not a positive size. pgflow-py extension.';
 
-create function pgflow._check_payload_size(payload jsonb, payload_name text)
-returns void
+-- ==== 107__payload_size_error.sql ====
+-- _payload_size_error: the error text for a run input or task output over the size limit
+-- (NULL when within it).
+
+create function pgflow._payload_size_error(payload jsonb, payload_name text)
+returns text
 language plpgsql
 stable
 set search_path = pg_catalog, pg_temp
@@ -519,10 +524,39 @@ declare
   v_limit bigint := pgflow._max_payload_bytes();
 begin
   if v_size > v_limit then
+    return format('%s is %s bytes, over the limit of %s bytes (setting pgflow.max_payload_bytes)',
+                  payload_name, v_size, v_limit);
+  end if;
+  return null;
+end;
+$$;
+
+comment on function pgflow._payload_size_error(jsonb, text) is
+'Returns "<payload_name> is <n> bytes, over the limit of <limit> bytes (setting
+pgflow.max_payload_bytes)" when payload is larger than _max_payload_bytes(), else NULL
+(also for a NULL payload). Size = pg_column_size(payload): the bytes of the binary jsonb
+value (read from its header, so the check costs the same for any size; close to the length
+of the JSON text). Raises invalid_parameter_value for an invalid setting (see
+_max_payload_bytes). Used by _check_payload_size and by complete_tasks for refused
+reports. pgflow-py internal.';
+
+-- ==== 108__check_payload_size.sql ====
+-- _check_payload_size: raises program_limit_exceeded when a run input or task output is over
+-- the size limit.
+
+create function pgflow._check_payload_size(payload jsonb, payload_name text)
+returns void
+language plpgsql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_error text := pgflow._payload_size_error(payload, payload_name);
+begin
+  if v_error is not null then
     raise exception using
       errcode = 'program_limit_exceeded',
-      message = format('%s is %s bytes, over the limit of %s bytes (setting pgflow.max_payload_bytes)',
-                       payload_name, v_size, v_limit),
+      message = v_error,
       hint = 'Pass a reference to large data (a table row, an object-store key) instead of the '
              || 'data itself, or raise the limit: '
              || 'ALTER DATABASE ... SET pgflow.max_payload_bytes = ''64MB''.';
@@ -532,13 +566,11 @@ $$;
 
 comment on function pgflow._check_payload_size(jsonb, text) is
 'Raises program_limit_exceeded "<payload_name> is <n> bytes, over the limit of <limit>
-bytes (setting pgflow.max_payload_bytes)" when payload is larger than _max_payload_bytes().
-Size = pg_column_size(payload): the bytes of the binary jsonb value (read from its header,
-so the check costs the same for any size; close to the length of the JSON text). NULL
-passes. Called by start_flow (run input) and complete_task (task output) before they
-write anything. pgflow-py extension.';
+bytes (setting pgflow.max_payload_bytes)" (_payload_size_error) when payload is larger than
+_max_payload_bytes(); NULL passes. Called by start_flow (run input) and complete_task (task
+output) before they write anything. pgflow-py extension.';
 
--- ==== 090_function__validate_option.sql ====
+-- ==== 109__validate_option.sql ====
 -- _validate_option: one clear error for an option out of range.
 
 create function pgflow._validate_option(option_name text, option_value int, min_value int)
@@ -560,126 +592,63 @@ comment on function pgflow._validate_option(text, int, int) is
 'Raises check_violation "Option <name> must be >= <min> (got <value>)" when option_value is
 below min_value; NULL (inherit / default) always passes. Used by create_flow and add_step.';
 
--- ==== 095_function__send_messages.sql ====
--- _send_messages: send a batch of task messages to a flow queue.
+-- ==== 110__flow_has_conditions.sql ====
+-- _flow_has_conditions: whether any step of a flow has a condition (if / ifNot pattern).
 
-create function pgflow._send_messages(queue_name text, msgs jsonb[], delay int)
-returns setof bigint
+create function pgflow._flow_has_conditions(flow_slug text)
+returns boolean
 language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-begin
-  -- pgmq's send_batch(queue, msgs, delay int) is a SQL-language wrapper, parsed and
-  -- planned again at every call; the PL/pgSQL overload it calls (headers, visible-at
-  -- timestamp) keeps its plans, so it is called directly where this pgmq has it.
-  if pg_catalog.to_regprocedure('pgmq.send_batch(text,jsonb[],jsonb[],timestamp with time zone)') is not null then
-    return query
-    select m.msg_id
-    from pgmq.send_batch(_send_messages.queue_name, _send_messages.msgs, null::jsonb[],
-                         pg_catalog.clock_timestamp() + pg_catalog.make_interval(secs => _send_messages.delay))
-      as m (msg_id);
-  else
-    return query
-    select m.msg_id
-    from pgmq.send_batch(_send_messages.queue_name, _send_messages.msgs, _send_messages.delay)
-      as m (msg_id);
-  end if;
-end;
-$$;
-
-comment on function pgflow._send_messages(text, jsonb[], int) is
-'Sends msgs (jsonb[]) to pgmq queue queue_name, visible after delay seconds, and returns
-their msg_ids in array order, as pgmq.send_batch(queue_name, msgs, delay) does; calls the
-PL/pgSQL send_batch(queue_name, msgs, headers, timestamptz) directly when pgmq has it (the
-integer-delay form is a SQL wrapper re-planned at every call). pgflow-py internal.';
-
--- ==== 100_function__archive_task_message.sql ====
--- _archive_task_message: archive the pgmq message of one task.
-
-create function pgflow._archive_task_message(p_run_id uuid, p_step_slug text, p_task_index int)
-returns void
-language plpgsql
-volatile
+stable
 set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- PL/pgSQL so the plan is cached per session (a SQL function with SET re-plans per call).
-  perform pgmq.archive(t.flow_slug, t.message_id)
-  from pgflow.step_tasks as t
-  where t.run_id = p_run_id
-    and t.step_slug = p_step_slug
-    and t.task_index = p_task_index
-    and t.message_id is not null;
+  return exists (
+    select 1
+    from pgflow.steps as s
+    where s.flow_slug = _flow_has_conditions.flow_slug
+      and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
+  );
 end;
 $$;
 
-comment on function pgflow._archive_task_message(uuid, text, int) is
-'Archives (moves to pgmq.a_<flow>) the message of task (p_run_id, p_step_slug,
-p_task_index) if it has one and it is still in the queue; otherwise does nothing.
-As upstream pgflow 0.14.1.';
+comment on function pgflow._flow_has_conditions(text) is
+'True when some step of flow flow_slug has a required_input_pattern or a
+forbidden_input_pattern (a condition), false otherwise, also for an unknown flow. Flows
+without conditions take the set-based paths of complete_tasks and _advance_runs; flows
+with conditions are settled run by run (cascade_resolve_conditions). Never raises, writes
+nothing. pgflow-py internal.';
 
--- ==== 100_function__complete_step_cascade.sql ====
--- _complete_step_cascade: what follows a step completing with tasks.
+-- ==== 111__run_output.sql ====
+-- _run_output: the output of a run that completes: its completed leaf steps' outputs.
 
-create function pgflow._complete_step_cascade(state pgflow.step_states, step pgflow.steps)
-returns void
+create function pgflow._run_output(run_id uuid)
+returns jsonb
 language plpgsql
-volatile
+stable
 set search_path = pg_catalog, pg_temp
 as $$
 begin
-  -- Each dependent loses a pending parent. A dependent map learns its task count now:
-  -- from a parent map, the parent's task count; from a single parent, the length of its
-  -- array output (left NULL otherwise; complete_task rejects non-arrays beforehand).
-  update pgflow.step_states as ss
-  set remaining_deps = ss.remaining_deps - 1,
-      initial_tasks = case
-        when cs.step_type = 'map' and ss.initial_tasks is null then
-          case
-            when (step).step_type = 'map' then (state).initial_tasks
-            when jsonb_typeof((state).output) = 'array' then jsonb_array_length((state).output)
-          end
-        else ss.initial_tasks
-      end
-  from pgflow.deps as d
-  join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
-  where d.flow_slug = (step).flow_slug
-    and d.dep_slug = (step).step_slug
-    and ss.run_id = (state).run_id
-    and ss.step_slug = d.step_slug
-    and ss.status = 'created';
-
-  update pgflow.runs as r
-  set remaining_steps = r.remaining_steps - 1
-  where r.run_id = (state).run_id;
-
-  if pgflow._realtime_enabled() then
-    perform pgflow._broadcast((state).run_id, 'step:' || (state).step_slug || ':completed',
-      jsonb_build_object(
-        'event_type', 'step:completed',
-        'run_id', (state).run_id,
-        'step_slug', (state).step_slug,
-        'status', 'completed',
-        'output', (state).output,
-        'completed_at', (state).completed_at
-      ));
-  end if;
-
-  if pgflow._cascade((state).run_id) then
-    perform pgflow.start_ready_steps((state).run_id);
-    perform pgflow.maybe_complete_run((state).run_id);
-  end if;
+  return (
+    select jsonb_object_agg(ss.step_slug, ss.output)
+    from pgflow.step_states as ss
+    where ss.run_id = _run_output.run_id
+      and ss.status = 'completed'
+      and not exists (
+        select 1 from pgflow.deps as d
+        where d.flow_slug = ss.flow_slug and d.dep_slug = ss.step_slug
+      )
+  );
 end;
 $$;
 
-comment on function pgflow._complete_step_cascade(pgflow.step_states, pgflow.steps) is
-'Runs after step (state, step) completed in complete_task, with the run and step_state
-rows locked: releases the dependents (remaining_deps - 1, task count of dependent maps),
-decrements runs.remaining_steps, broadcasts step:completed, then conditions and the
-empty-map cascade (_cascade), start_ready_steps and maybe_complete_run.';
+comment on function pgflow._run_output(uuid) is
+'The output a run gets when it completes: a jsonb object {leaf_step_slug: output} over its
+completed leaf steps (steps no other step depends on); skipped leaves are omitted; NULL
+when there is none (or the run is unknown). Reads only; never raises. Used by
+_complete_runs. pgflow-py internal.';
 
--- ==== 100_function__dependency_outputs.sql ====
+-- ==== 112__dependency_outputs.sql ====
 -- _dependency_outputs: the input of a dependent single step.
 
 create function pgflow._dependency_outputs(run_id uuid, flow_slug text, step_slug text)
@@ -708,315 +677,241 @@ run_id, reading the stored step_states.output (map outputs already aggregated). 
 dependencies are absent (not null); {} when none completed. Used for condition evaluation
 and by start_tasks for dependent single steps.';
 
--- ==== 100_function__fail_run.sql ====
--- _fail_run: mark a run failed and stop all of its outstanding work.
+-- ==== 120_set_vt_batch.sql ====
+-- set_vt_batch: set the visibility timeout of many messages in one statement.
 
-create function pgflow._fail_run(run_id uuid, error_message text)
-returns void
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_run pgflow.runs;
-begin
-  update pgflow.runs as r
-  set status = 'failed',
-      failed_at = now()
-  where r.run_id = _fail_run.run_id
-    and r.status = 'started'
-  returning r.* into v_run;
-  if not found then
-    return;
-  end if;
-
-  if pgflow._realtime_enabled() then
-    perform pgflow._broadcast(v_run.run_id, 'run:failed',
-      jsonb_build_object(
-        'event_type', 'run:failed',
-        'run_id', v_run.run_id,
-        'flow_slug', v_run.flow_slug,
-        'status', 'failed',
-        'failed_at', v_run.failed_at
-      ) || case
-        when _fail_run.error_message is null then '{}'::jsonb
-        else jsonb_build_object('error_message', _fail_run.error_message)
-      end);
-  end if;
-
-  -- Every queued or started task of the run loses its message (late reports are no-ops).
-  perform pgflow._archive_messages(v_run.flow_slug, array(
-    select t.message_id
-    from pgflow.step_tasks as t
-    where t.run_id = v_run.run_id
-      and t.status in ('queued', 'started')
-      and t.message_id is not null
-  ));
-end;
-$$;
-
-comment on function pgflow._fail_run(uuid, text) is
-'Fails run run_id if it is still started: status failed, failed_at now; broadcasts
-run:failed (with error_message unless NULL); archives the messages of all its queued and
-started tasks so no worker picks them up again. remaining_steps is left as it is.
-No-op for a run that is already completed or failed.';
-
--- ==== 100_function__fail_run_by_condition.sql ====
--- _fail_run_by_condition: a condition in fail mode was not met.
-
-create function pgflow._fail_run_by_condition(run_id uuid, step_slug text, realtime boolean)
-returns void
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_step pgflow.step_states;
-begin
-  update pgflow.step_states as ss
-  set status = 'failed',
-      failed_at = now(),
-      error_message = 'Condition not met'
-  where ss.run_id = _fail_run_by_condition.run_id
-    and ss.step_slug = _fail_run_by_condition.step_slug
-    and ss.status = 'created'
-  returning ss.* into v_step;
-
-  if found and realtime then
-    perform pgflow._broadcast(v_step.run_id, 'step:' || v_step.step_slug || ':failed',
-      jsonb_build_object(
-        'event_type', 'step:failed',
-        'run_id', v_step.run_id,
-        'step_slug', v_step.step_slug,
-        'status', 'failed',
-        'error_message', v_step.error_message,
-        'failed_at', v_step.failed_at
-      ));
-  end if;
-
-  perform pgflow._fail_run(_fail_run_by_condition.run_id, 'Condition not met');
-end;
-$$;
-
-comment on function pgflow._fail_run_by_condition(uuid, text, boolean) is
-'Fails step step_slug of run run_id with error_message ''Condition not met'' (when_unmet =
-fail), then fails the run through _fail_run. Broadcasts step:failed before run:failed when
-realtime is true. remaining_steps is not decremented (as upstream).';
-
--- ==== 100_function__fail_step.sql ====
--- _fail_step: an exhausted task fails its step (when_exhausted = fail) and the run.
-
-create function pgflow._fail_step(state pgflow.step_states, error_message text)
-returns void
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_state pgflow.step_states;
-begin
-  update pgflow.step_states as ss
-  set status = 'failed',
-      failed_at = now(),
-      error_message = _fail_step.error_message
-  where ss.run_id = (state).run_id and ss.step_slug = (state).step_slug
-  returning ss.* into v_state;
-
-  if pgflow._realtime_enabled() then
-    perform pgflow._broadcast(v_state.run_id, 'step:' || v_state.step_slug || ':failed',
-      jsonb_build_object(
-        'event_type', 'step:failed',
-        'run_id', v_state.run_id,
-        'step_slug', v_state.step_slug,
-        'status', 'failed',
-        'error_message', v_state.error_message,
-        'failed_at', v_state.failed_at
-      ));
-  end if;
-
-  perform pgflow._fail_run((state).run_id, _fail_step.error_message);
-end;
-$$;
-
-comment on function pgflow._fail_step(pgflow.step_states, text) is
-'Fails step (state) with error_message, broadcasts step:failed, then fails its run with the
-same message (_fail_run: run:failed, outstanding messages archived).';
-
--- ==== 100_function__fail_task_with_type_violation.sql ====
--- _fail_task_with_type_violation: a single step fed a map step something not an array.
-
-create function pgflow._fail_task_with_type_violation(
-  task pgflow.step_tasks,
-  map_step_slug text,
-  output jsonb,
-  produced text
+create function pgflow.set_vt_batch(queue_name text, msg_ids bigint[], vt_offsets int[])
+returns table (
+  msg_id bigint,
+  read_ct int,
+  enqueued_at timestamptz,
+  vt timestamptz,
+  message jsonb,
+  headers jsonb
 )
-returns void
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_state pgflow.step_states;
-begin
-  update pgflow.step_tasks as t
-  set status = 'failed',
-      failed_at = now(),
-      output = _fail_task_with_type_violation.output,
-      error_message = format('[TYPE_VIOLATION] Produced %s instead of array', produced)
-  where t.run_id = (task).run_id and t.step_slug = (task).step_slug and t.task_index = (task).task_index;
-
-  update pgflow.step_states as ss
-  set status = 'failed',
-      failed_at = now(),
-      error_message = format('[TYPE_VIOLATION] Map step %s expects array input but dependency %s produced %s',
-                             map_step_slug, (task).step_slug, produced)
-  where ss.run_id = (task).run_id and ss.step_slug = (task).step_slug
-  returning ss.* into v_state;
-
-  if pgflow._realtime_enabled() then
-    perform pgflow._broadcast(v_state.run_id, 'step:' || v_state.step_slug || ':failed',
-      jsonb_build_object(
-        'event_type', 'step:failed',
-        'run_id', v_state.run_id,
-        'step_slug', v_state.step_slug,
-        'status', 'failed',
-        'error_message', v_state.error_message,
-        'failed_at', v_state.failed_at
-      ));
-  end if;
-
-  perform pgflow._fail_run((task).run_id, null);
-  perform pgflow._archive_task_message((task).run_id, (task).step_slug, (task).task_index);
-end;
-$$;
-
-comment on function pgflow._fail_task_with_type_violation(pgflow.step_tasks, text, jsonb, text) is
-'Fails a task whose single step produced output (of JSON type produced, or null) where
-dependent map step map_step_slug needs an array: the task fails with the offending output
-stored and error [TYPE_VIOLATION] Produced <type> instead of array; the step fails with
-[TYPE_VIOLATION] Map step <map> expects array input but dependency <step> produced <type>;
-step:failed is broadcast; the run fails (run:failed without error_message, all queued and
-started messages archived). Retries and when_exhausted are not consulted.';
-
--- ==== 100_function__release_skipped_steps.sql ====
--- _release_skipped_steps: bookkeeping after steps were skipped in skip mode.
-
-create function pgflow._release_skipped_steps(run_id uuid, flow_slug text, step_slugs text[])
-returns void
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
 begin
-  if step_slugs is null or cardinality(step_slugs) = 0 then
+  if msg_ids is null or vt_offsets is null or cardinality(msg_ids) = 0 then
     return;
   end if;
+  if cardinality(msg_ids) <> cardinality(vt_offsets) then
+    raise exception using
+      errcode = 'array_subscript_error',
+      message = format('set_vt_batch: msg_ids has %s elements but vt_offsets has %s',
+                       cardinality(msg_ids), cardinality(vt_offsets));
+  end if;
 
-  update pgflow.runs as r
-  set remaining_steps = r.remaining_steps - cardinality(_release_skipped_steps.step_slugs)
-  where r.run_id = _release_skipped_steps.run_id;
-
-  -- Each dependent loses one pending parent per skipped parent; a dependent map (exactly
-  -- one parent) has nothing to map over and gets 0 tasks.
-  update pgflow.step_states as ss
-  set remaining_deps = ss.remaining_deps - c.skipped_parents,
-      initial_tasks = case
-        when s.step_type = 'map' and s.deps_count = 1 then 0
-        else ss.initial_tasks
-      end
-  from (
-    select d.step_slug, count(*)::int as skipped_parents
-    from pgflow.deps as d
-    where d.flow_slug = _release_skipped_steps.flow_slug
-      and d.dep_slug = any(_release_skipped_steps.step_slugs)
-    group by d.step_slug
-  ) as c,
-  pgflow.steps as s
-  where ss.run_id = _release_skipped_steps.run_id
-    and ss.step_slug = c.step_slug
-    and ss.status = 'created'
-    and s.flow_slug = ss.flow_slug
-    and s.step_slug = ss.step_slug;
+  return query execute format(
+    $sql$
+    update pgmq.%I as q
+    set vt = clock_timestamp() + make_interval(secs => v.vt_offset)
+    from unnest($1, $2) as v (msg_id, vt_offset)
+    where q.msg_id = v.msg_id
+    returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message, q.headers
+    $sql$,
+    pgmq.format_table_name(set_vt_batch.queue_name, 'q')
+  ) using msg_ids, vt_offsets;
 end;
 $$;
 
-comment on function pgflow._release_skipped_steps(uuid, text, text[]) is
-'After steps step_slugs of run run_id were skipped in skip mode (condition unmet or handler
-failed): decrements runs.remaining_steps by their number, and for each created dependent
-decrements remaining_deps by its number of skipped parents, giving a dependent map 0 tasks.
-Skipped dependencies are then simply absent from dependents'' input.';
+comment on function pgflow.set_vt_batch(text, bigint[], int[]) is
+'Sets vt = clock_timestamp() + vt_offsets[i] seconds for message msg_ids[i] of queue
+queue_name, in one UPDATE, and returns the updated messages (msg_id, read_ct, enqueued_at,
+vt, message, headers). Ids not in the queue are skipped. NULL or empty arrays return
+nothing; arrays of different lengths raise array_subscript_error. The queue table name
+comes from pgmq.format_table_name and is quoted with %I. As upstream pgflow 0.14.1.';
 
--- ==== 100_function__skip_failed_step.sql ====
--- _skip_failed_step: an exhausted task skips its step (when_exhausted = skip / skip-cascade).
+-- ==== 121__archive_messages.sql ====
+-- _archive_messages: move a set of messages of one flow queue to its archive.
 
-create function pgflow._skip_failed_step(state pgflow.step_states, step pgflow.steps, error_message text)
+create function pgflow._archive_messages(queue_name text, msg_ids bigint[])
 returns void
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
-declare
-  v_state pgflow.step_states;
 begin
-  update pgflow.step_states as ss
-  set status = 'skipped',
-      skip_reason = 'handler_failed',
-      skipped_at = now(),
-      error_message = _skip_failed_step.error_message,
-      remaining_tasks = null
-  where ss.run_id = (state).run_id and ss.step_slug = (state).step_slug
-  returning ss.* into v_state;
-
-  -- Other tasks of the step (map siblings) will not be needed.
-  perform pgflow._archive_messages((step).flow_slug, array(
-    select t.message_id
-    from pgflow.step_tasks as t
-    where t.run_id = (state).run_id
-      and t.step_slug = (state).step_slug
-      and t.status in ('queued', 'started')
-      and t.message_id is not null
-  ));
-
-  if pgflow._realtime_enabled() then
-    perform pgflow._broadcast(v_state.run_id, 'step:' || v_state.step_slug || ':skipped',
-      jsonb_build_object(
-        'event_type', 'step:skipped',
-        'run_id', v_state.run_id,
-        'step_slug', v_state.step_slug,
-        'status', 'skipped',
-        'skip_reason', 'handler_failed',
-        'error_message', v_state.error_message,
-        'skipped_at', v_state.skipped_at
-      ));
+  if msg_ids is not null and cardinality(msg_ids) > 0 then
+    perform pgmq.archive(_archive_messages.queue_name, _archive_messages.msg_ids);
   end if;
-
-  if (step).when_exhausted = 'skip-cascade' then
-    update pgflow.runs as r
-    set remaining_steps = r.remaining_steps - 1
-    where r.run_id = (state).run_id;
-    perform pgflow._cascade_force_skip_steps((state).run_id, (state).step_slug, 'handler_failed');
-  else
-    perform pgflow._release_skipped_steps((state).run_id, (step).flow_slug, array[(state).step_slug]);
-    if not pgflow._cascade((state).run_id) then
-      return;
-    end if;
-    perform pgflow.start_ready_steps((state).run_id);
-  end if;
-
-  perform pgflow.maybe_complete_run((state).run_id);
 end;
 $$;
 
-comment on function pgflow._skip_failed_step(pgflow.step_states, pgflow.steps, text) is
-'Skips step (state) whose task exhausted its attempts: status skipped, skip_reason
-handler_failed, error_message kept; archives its other outstanding messages; broadcasts
-step:skipped (with error_message); decrements remaining_steps once. skip-cascade: also
-skips every transitive dependent (dependency_skipped). skip: dependents run without this
-input (a dependent map gets 0 tasks), after conditions and the empty-map cascade. Then
-maybe_complete_run.';
+comment on function pgflow._archive_messages(text, bigint[]) is
+'Archives (never deletes) the pgmq messages msg_ids of queue queue_name in one call; ids no
+longer in the queue are ignored; NULL or empty arrays do nothing.';
 
--- ==== 100_function_add_step.sql ====
+-- ==== 122__archive_task_message.sql ====
+-- _archive_task_message: archive the pgmq message of one task.
+
+create function pgflow._archive_task_message(p_run_id uuid, p_step_slug text, p_task_index int)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  -- PL/pgSQL so the plan is cached per session (a SQL function with SET re-plans per call).
+  perform pgmq.archive(t.flow_slug, t.message_id)
+  from pgflow.step_tasks as t
+  where t.run_id = p_run_id
+    and t.step_slug = p_step_slug
+    and t.task_index = p_task_index
+    and t.message_id is not null;
+end;
+$$;
+
+comment on function pgflow._archive_task_message(uuid, text, int) is
+'Archives (moves to pgmq.a_<flow>) the message of task (p_run_id, p_step_slug,
+p_task_index) if it has one and it is still in the queue; otherwise does nothing.
+As upstream pgflow 0.14.1.';
+
+-- ==== 123__send_task_messages.sql ====
+-- _send_task_messages: build and send the pgmq messages of tasks (the one place that builds a
+-- task message).
+
+create function pgflow._send_task_messages(
+  flow_slug text,
+  run_ids uuid[],
+  step_slugs text[],
+  task_indexes int[],
+  delay_seconds int
+)
+returns setof bigint
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_msgs jsonb[];
+begin
+  -- The message of a task: what a worker needs to find it (upstream's shape).
+  v_msgs := array(
+    select jsonb_build_object(
+      'flow_slug', _send_task_messages.flow_slug,
+      'run_id', t.run_id,
+      'step_slug', t.step_slug,
+      'task_index', t.task_index
+    )
+    from unnest(_send_task_messages.run_ids, _send_task_messages.step_slugs,
+                _send_task_messages.task_indexes) with ordinality as t (run_id, step_slug, task_index, ord)
+    order by t.ord
+  );
+  -- pgmq's send_batch(queue, msgs, delay int) is a SQL-language wrapper, parsed and
+  -- planned again at every call; the PL/pgSQL overload it calls (headers, visible-at
+  -- timestamp) keeps its plans, so it is called directly where this pgmq has it.
+  if pg_catalog.to_regprocedure('pgmq.send_batch(text,jsonb[],jsonb[],timestamp with time zone)') is not null then
+    return query
+    select m.msg_id
+    from pgmq.send_batch(_send_task_messages.flow_slug, v_msgs, null::jsonb[],
+                         pg_catalog.clock_timestamp()
+                           + pg_catalog.make_interval(secs => _send_task_messages.delay_seconds))
+      as m (msg_id);
+  else
+    return query
+    select m.msg_id
+    from pgmq.send_batch(_send_task_messages.flow_slug, v_msgs, _send_task_messages.delay_seconds)
+      as m (msg_id);
+  end if;
+end;
+$$;
+
+comment on function pgflow._send_task_messages(text, uuid[], text[], int[], int) is
+'Sends one pgmq message per task to the queue of flow flow_slug: for each i the message
+{"flow_slug", "run_id": run_ids[i], "step_slug": step_slugs[i], "task_index":
+task_indexes[i]}, visible after delay_seconds seconds, all in one send_batch; returns the
+msg_ids in array order. This is the only place a task message is built. Calls pgmq''s
+PL/pgSQL send_batch(queue, msgs, headers, timestamptz) directly when pgmq has it (the
+integer-delay form is a SQL wrapper re-planned at every call). Raises what pgmq raises
+(an unknown queue). Callers record the msg_ids in step_tasks. pgflow-py internal.';
+
+-- ==== 200_create_flow.sql ====
+-- create_flow: define a flow and its pgmq queue. Idempotent.
+
+create function pgflow.create_flow(
+  flow_slug text,
+  max_attempts int default null,
+  base_delay int default null,
+  timeout int default null
+)
+returns pgflow.flows
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_flow pgflow.flows;
+  v_clash text;
+begin
+  -- VALIDATE options first: a bad value raises even when the flow already exists.
+  perform pgflow._validate_option('max_attempts', create_flow.max_attempts, 0);
+  perform pgflow._validate_option('base_delay', create_flow.base_delay, 0);
+  perform pgflow._validate_option('timeout', create_flow.timeout, 1);
+
+  -- GUARD: an existing flow is returned unchanged (options are not updated).
+  select f.* into v_flow from pgflow.flows as f where f.flow_slug = create_flow.flow_slug;
+  if found then
+    return v_flow;
+  end if;
+
+  -- VALIDATE the new slug: every rejection happens before anything is written.
+  if not pgflow.is_valid_slug(create_flow.flow_slug) then
+    raise exception using
+      errcode = 'check_violation',
+      constraint = 'slug_is_valid',
+      message = format('Invalid flow slug %L', create_flow.flow_slug),
+      hint = 'A slug has 1 to 128 characters matching ^[a-zA-Z_][a-zA-Z0-9_]*$ and is not "run".';
+  end if;
+  if length(create_flow.flow_slug) > 47 then
+    raise exception using
+      errcode = 'check_violation',
+      constraint = 'slug_fits_queue_name',
+      message = format('Flow slug %L is %s characters long; at most 47 are allowed',
+                       create_flow.flow_slug, length(create_flow.flow_slug)),
+      hint = 'Each flow has a pgmq queue named like its slug, and pgmq limits queue names to 47 characters.';
+  end if;
+  select f.flow_slug into v_clash
+  from pgflow.flows as f
+  where lower(f.flow_slug) = lower(create_flow.flow_slug);
+  if found then
+    raise exception using
+      errcode = 'unique_violation',
+      message = format('Flow slug %L clashes with existing flow %L', create_flow.flow_slug, v_clash),
+      hint = 'pgmq queue tables are lower-cased, so two flow slugs may not differ only in case.';
+  end if;
+
+  -- MUTATE
+  insert into pgflow.flows (flow_slug, opt_max_attempts, opt_base_delay, opt_timeout)
+  values (
+    create_flow.flow_slug,
+    coalesce(create_flow.max_attempts, 3),
+    coalesce(create_flow.base_delay, 5),
+    coalesce(create_flow.timeout, 60)
+  )
+  returning * into v_flow;
+
+  if not exists (select 1 from pgmq.meta as m where m.queue_name = create_flow.flow_slug) then
+    perform pgmq.create(create_flow.flow_slug);
+  end if;
+
+  return v_flow;
+end;
+$$;
+
+comment on function pgflow.create_flow(text, int, int, int) is
+'Creates flow flow_slug and its pgmq queue (named like the slug) and returns the flows row.
+max_attempts (total attempts, first try included, >= 0; default 3), base_delay (seconds,
+>= 0; default 5) and timeout (seconds per task, >= 1; default 60): NULL means the default.
+Idempotent: an existing flow is returned unchanged and its options are not updated.
+Raises check_violation for an invalid slug, a slug over 47 characters (pgmq queue-name
+limit; upstream lets pgmq fail) or an option out of range; unique_violation when the slug
+differs only in case from an existing flow (pgmq lower-cases queue tables). Nothing is
+written on error. As upstream pgflow 0.14.1 create_flow, stricter where noted.';
+
+-- ==== 201_add_step.sql ====
 -- add_step: append a step (and its dependency edges) to a flow. Idempotent.
 
 create function pgflow.add_step(
@@ -1205,445 +1100,282 @@ more dependencies, an option out of range, an invalid mode or a non-object patte
 unique_violation for a repeated dependency or a redefinition with other dependencies
 (upstream silently adds the edges and corrupts deps_count). As upstream pgflow 0.14.1.';
 
--- ==== 100_function_create_flow.sql ====
--- create_flow: define a flow and its pgmq queue. Idempotent.
+-- ==== 202__get_flow_shape.sql ====
+-- Flow shapes: what a worker's flow definition looks like, and how it compares with the
+-- definition stored in the database (auto-compilation, spec 7.17).
 
-create function pgflow.create_flow(
-  flow_slug text,
-  max_attempts int default null,
-  base_delay int default null,
-  timeout int default null
-)
-returns pgflow.flows
-language plpgsql
-volatile
+create function pgflow._get_flow_shape(p_flow_slug text)
+returns jsonb
+language sql
+stable
 set search_path = pg_catalog, pg_temp
 as $$
-declare
-  v_flow pgflow.flows;
-  v_clash text;
-begin
-  -- VALIDATE options first: a bad value raises even when the flow already exists.
-  perform pgflow._validate_option('max_attempts', create_flow.max_attempts, 0);
-  perform pgflow._validate_option('base_delay', create_flow.base_delay, 0);
-  perform pgflow._validate_option('timeout', create_flow.timeout, 1);
-
-  -- GUARD: an existing flow is returned unchanged (options are not updated).
-  select f.* into v_flow from pgflow.flows as f where f.flow_slug = create_flow.flow_slug;
-  if found then
-    return v_flow;
-  end if;
-
-  -- VALIDATE the new slug: every rejection happens before anything is written.
-  if not pgflow.is_valid_slug(create_flow.flow_slug) then
-    raise exception using
-      errcode = 'check_violation',
-      constraint = 'slug_is_valid',
-      message = format('Invalid flow slug %L', create_flow.flow_slug),
-      hint = 'A slug has 1 to 128 characters matching ^[a-zA-Z_][a-zA-Z0-9_]*$ and is not "run".';
-  end if;
-  if length(create_flow.flow_slug) > 47 then
-    raise exception using
-      errcode = 'check_violation',
-      constraint = 'slug_fits_queue_name',
-      message = format('Flow slug %L is %s characters long; at most 47 are allowed',
-                       create_flow.flow_slug, length(create_flow.flow_slug)),
-      hint = 'Each flow has a pgmq queue named like its slug, and pgmq limits queue names to 47 characters.';
-  end if;
-  select f.flow_slug into v_clash
-  from pgflow.flows as f
-  where lower(f.flow_slug) = lower(create_flow.flow_slug);
-  if found then
-    raise exception using
-      errcode = 'unique_violation',
-      message = format('Flow slug %L clashes with existing flow %L', create_flow.flow_slug, v_clash),
-      hint = 'pgmq queue tables are lower-cased, so two flow slugs may not differ only in case.';
-  end if;
-
-  -- MUTATE
-  insert into pgflow.flows (flow_slug, opt_max_attempts, opt_base_delay, opt_timeout)
-  values (
-    create_flow.flow_slug,
-    coalesce(create_flow.max_attempts, 3),
-    coalesce(create_flow.base_delay, 5),
-    coalesce(create_flow.timeout, 60)
-  )
-  returning * into v_flow;
-
-  if not exists (select 1 from pgmq.meta as m where m.queue_name = create_flow.flow_slug) then
-    perform pgmq.create(create_flow.flow_slug);
-  end if;
-
-  return v_flow;
-end;
-$$;
-
-comment on function pgflow.create_flow(text, int, int, int) is
-'Creates flow flow_slug and its pgmq queue (named like the slug) and returns the flows row.
-max_attempts (total attempts, first try included, >= 0; default 3), base_delay (seconds,
->= 0; default 5) and timeout (seconds per task, >= 1; default 60): NULL means the default.
-Idempotent: an existing flow is returned unchanged and its options are not updated.
-Raises check_violation for an invalid slug, a slug over 47 characters (pgmq queue-name
-limit; upstream lets pgmq fail) or an option out of range; unique_violation when the slug
-differs only in case from an existing flow (pgmq lower-cases queue tables). Nothing is
-written on error. As upstream pgflow 0.14.1 create_flow, stricter where noted.';
-
--- ==== 100_function_set_vt_batch.sql ====
--- set_vt_batch: set the visibility timeout of many messages in one statement.
-
-create function pgflow.set_vt_batch(queue_name text, msg_ids bigint[], vt_offsets int[])
-returns table (
-  msg_id bigint,
-  read_ct int,
-  enqueued_at timestamptz,
-  vt timestamptz,
-  message jsonb,
-  headers jsonb
-)
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-begin
-  if msg_ids is null or vt_offsets is null or cardinality(msg_ids) = 0 then
-    return;
-  end if;
-  if cardinality(msg_ids) <> cardinality(vt_offsets) then
-    raise exception using
-      errcode = 'array_subscript_error',
-      message = format('set_vt_batch: msg_ids has %s elements but vt_offsets has %s',
-                       cardinality(msg_ids), cardinality(vt_offsets));
-  end if;
-
-  return query execute format(
-    $sql$
-    update pgmq.%I as q
-    set vt = clock_timestamp() + make_interval(secs => v.vt_offset)
-    from unnest($1, $2) as v (msg_id, vt_offset)
-    where q.msg_id = v.msg_id
-    returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message, q.headers
-    $sql$,
-    pgmq.format_table_name(set_vt_batch.queue_name, 'q')
-  ) using msg_ids, vt_offsets;
-end;
-$$;
-
-comment on function pgflow.set_vt_batch(text, bigint[], int[]) is
-'Sets vt = clock_timestamp() + vt_offsets[i] seconds for message msg_ids[i] of queue
-queue_name, in one UPDATE, and returns the updated messages (msg_id, read_ct, enqueued_at,
-vt, message, headers). Ids not in the queue are skipped. NULL or empty arrays return
-nothing; arrays of different lengths raise array_subscript_error. The queue table name
-comes from pgmq.format_table_name and is quoted with %I. As upstream pgflow 0.14.1.';
-
--- ==== 110_function_start_flow.sql ====
--- start_flow: create a run with its step states and start whatever is ready.
-
-create function pgflow.start_flow(
-  flow_slug text,
-  input jsonb,
-  run_id uuid default null
-)
-returns setof pgflow.runs
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
--- Planner settings (README "Performance"): plans of these small lookups are cached as
--- generic plans once per session, and JIT compilation never pays off.
-set jit = off
-set plan_cache_mode = force_generic_plan
-as $$
-declare
-  v_run pgflow.runs;
-  v_root_map text;
-  v_steps_count int;
-  v_root_tasks int;
-  v_realtime boolean;
-  v_fast boolean;
-  v_group record;
-  v_has_conditions boolean;
-begin
-  -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
-  perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
-  if not found then
-    raise exception using
-      errcode = 'foreign_key_violation',
-      message = format('Flow %L does not exist', start_flow.flow_slug);
-  end if;
-  -- One pass over the flow's steps: count, first root map, any condition.
-  select count(*)::int,
-         (array_agg(s.step_slug order by s.step_index)
-           filter (where s.step_type = 'map' and s.deps_count = 0))[1],
-         coalesce(bool_or(s.required_input_pattern is not null or s.forbidden_input_pattern is not null), false)
-  into v_steps_count, v_root_map, v_has_conditions
-  from pgflow.steps as s
-  where s.flow_slug = start_flow.flow_slug;
-  if start_flow.input is null then
-    raise exception using
-      errcode = 'not_null_violation',
-      message = case
-        when v_root_map is not null then format('Flow %L has root map steps but input is NULL', start_flow.flow_slug)
-        else format('Flow %L cannot start: input is NULL', start_flow.flow_slug)
+  select jsonb_build_object('steps', coalesce(jsonb_agg(
+    jsonb_build_object(
+      'slug', s.step_slug,
+      'stepType', s.step_type,
+      'dependencies', coalesce((
+        select jsonb_agg(d.dep_slug order by d.dep_slug)
+        from pgflow.deps as d
+        where d.flow_slug = s.flow_slug and d.step_slug = s.step_slug
+      ), '[]'::jsonb),
+      'whenUnmet', s.when_unmet,
+      'whenExhausted', s.when_exhausted,
+      'requiredInputPattern', case
+        when s.required_input_pattern is null then '{"defined": false}'::jsonb
+        else jsonb_build_object('defined', true, 'value', s.required_input_pattern)
       end,
-      hint = 'Pass a JSON value, for example ''{}''::jsonb (a JSON array for flows with a root map step).';
-  end if;
-  if pg_catalog.pg_column_size(start_flow.input) > pgflow._max_payload_bytes() then
-    perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
-  end if;
-  if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('Flow %L has root map steps but input is not an array (got %s)',
-                       start_flow.flow_slug, jsonb_typeof(start_flow.input)),
-      hint = format('Root map step %L maps over the run input, which must be a JSON array.', v_root_map);
-  end if;
-  if start_flow.run_id is not null
-     and exists (select 1 from pgflow.runs as r where r.run_id = start_flow.run_id) then
-    raise exception using
-      errcode = 'unique_violation',
-      message = format('Run %s already exists', start_flow.run_id);
-  end if;
-
-  -- MUTATE: the run and one step state per step. (The array length is computed apart:
-  -- inside the CASE below the planner could fold it for a non-array input and raise.)
-  if jsonb_typeof(start_flow.input) = 'array' then
-    v_root_tasks := jsonb_array_length(start_flow.input);
-  end if;
-  -- Fast path, same outcome as the cascade below: without broadcasts, conditions or a
-  -- root step without tasks (an empty root map), and with at least one step, the cascade
-  -- only starts the root steps and cannot complete the run. Root steps are then inserted
-  -- started and their tasks queued at once.
-  v_realtime := pgflow._realtime_enabled();
-  v_fast := not v_realtime
-    and v_steps_count > 0
-    and not (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
-    and not v_has_conditions;
-
-  -- The run and its step states in one statement.
-  with new_run as (
-    insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
-    values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input,
-            v_steps_count)
-    returning *
-  ),
-  new_states as (
-    insert into pgflow.step_states (
-      flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
-    )
-    select
-      st.flow_slug, nr.run_id, st.step_slug, st.deps_count, st.initial_tasks,
-      case when st.starts then 'started' else 'created' end,
-      case when st.starts then now() end,
-      case when st.starts then st.initial_tasks end
-    from new_run as nr
-    cross join (
-      select
-        s.flow_slug,
-        s.step_slug,
-        s.deps_count,
-        case
-          when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
-          when s.step_type = 'map' then null
-          else 1
-        end as initial_tasks,
-        v_fast and s.deps_count = 0 as starts
-      from pgflow.steps as s
-      where s.flow_slug = start_flow.flow_slug
-    ) as st
-  )
-  select nr.* into v_run from new_run as nr;
-
-  if v_realtime then
-    perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
-      'event_type', 'run:started',
-      'run_id', v_run.run_id,
-      'flow_slug', v_run.flow_slug,
-      'input', v_run.input,
-      'status', 'started',
-      'remaining_steps', v_run.remaining_steps,
-      'started_at', v_run.started_at
-    ));
-  end if;
-
-  if v_fast then
-    -- The root steps' tasks: one send per step (in step_index order), each message paired
-    -- with its task by position, in one statement.
-    for v_group in
-      select
-        s.step_slug,
-        coalesce(s.opt_start_delay, 0) as start_delay,
-        case when s.step_type = 'map' then v_root_tasks else 1 end as task_count
-      from pgflow.steps as s
-      where s.flow_slug = start_flow.flow_slug and s.deps_count = 0
-      order by s.step_index
-    loop
-      insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
-      select start_flow.flow_slug, v_run.run_id, v_group.step_slug, (m.ord - 1)::int, m.msg_id
-      from pgflow._send_messages(
-        start_flow.flow_slug,
-        array(
-          select jsonb_build_object(
-            'flow_slug', start_flow.flow_slug,
-            'run_id', v_run.run_id,
-            'step_slug', v_group.step_slug,
-            'task_index', i
-          )
-          from generate_series(0, v_group.task_count - 1) as i
-          order by i
-        ),
-        v_group.start_delay
-      ) with ordinality as m (msg_id, ord);
-    end loop;
-  -- CASCADE: conditions, empty maps, ready steps, completion.
-  elsif pgflow._cascade(v_run.run_id) then
-    perform pgflow.start_ready_steps(v_run.run_id);
-    perform pgflow.maybe_complete_run(v_run.run_id);
-  end if;
-
-  -- RETURN the run as it is now (it may already be completed or failed; on the fast path
-  -- it is as inserted).
-  if v_fast then
-    return next v_run;
-  else
-    return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
-  end if;
-end;
+      'forbiddenInputPattern', case
+        when s.forbidden_input_pattern is null then '{"defined": false}'::jsonb
+        else jsonb_build_object('defined', true, 'value', s.forbidden_input_pattern)
+      end
+    ) order by s.step_index
+  ), '[]'::jsonb))
+  from pgflow.steps as s
+  where s.flow_slug = p_flow_slug;
 $$;
 
-comment on function pgflow.start_flow(text, jsonb, uuid) is
-'Starts a run of flow flow_slug with input (jsonb; a JSON array when the flow has a root map
-step) and returns the runs row as it is after the initial cascade: root steps are queued,
-conditions evaluated, empty maps completed, so the run may already be completed or failed.
-run_id: optional caller-chosen uuid (random when NULL). Raises, writing nothing:
-foreign_key_violation for an unknown flow; not_null_violation for a NULL input;
-program_limit_exceeded when input is larger than pgflow.max_payload_bytes (default 16 MiB,
-measured with pg_column_size; upstream has no limit); invalid_parameter_value when a root
-map gets a non-array input (or the size setting is invalid); unique_violation when run_id
-already exists. Broadcasts run:started when realtime.send exists.
-As upstream pgflow 0.14.1 start_flow, stricter where noted.';
+comment on function pgflow._get_flow_shape(text) is
+'Returns the stored shape of flow p_flow_slug: {"steps": [{slug, stepType, dependencies
+(sorted), whenUnmet, whenExhausted, requiredInputPattern, forbiddenInputPattern}, ...]} in
+step_index order, without options; {"steps": []} for an unknown flow. Patterns are
+{"defined": false} or {"defined": true, "value": <json>}. As upstream pgflow 0.14.1.';
 
--- ==== 120_function__cascade.sql ====
--- _cascade: settle a run after a change, before ready steps are started.
+-- ==== 203__compare_flow_shapes.sql ====
+-- _compare_flow_shapes: compares two flow shapes step by step (by position) and returns the
+-- differences as text, {} when equal: "Step count differs: <a> vs <b>", "Step at index <i>:
+-- missing in first|second shape (...)", "... slug|type differs '<a>' vs '<b>'", "...
+-- dependencies differ [a, b] vs [c]", "... whenUnmet|whenExhausted differs ...", "...
+-- requiredInputPattern| forbiddenInputPattern differs '<json>' vs '<json>'". Options are not
+-- compared.
 
-create function pgflow._cascade(run_id uuid)
-returns boolean
+create function pgflow._compare_flow_shapes(p_local jsonb, p_db jsonb)
+returns text[]
 language plpgsql
-volatile
+stable
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  v_rounds int := 0;
+  v_local jsonb := coalesce(p_local -> 'steps', '[]'::jsonb);
+  v_db jsonb := coalesce(p_db -> 'steps', '[]'::jsonb);
+  v_local_count int := jsonb_array_length(v_local);
+  v_db_count int := jsonb_array_length(v_db);
+  v_diffs text[] := '{}';
+  v_a jsonb;
+  v_b jsonb;
+  v_a_deps text;
+  v_b_deps text;
+  v_field text;
 begin
-  loop
-    v_rounds := v_rounds + 1;
-    if v_rounds > 1000 then
-      raise exception 'pgflow._cascade: run % did not settle after 1000 rounds', _cascade.run_id;
+  if v_local_count <> v_db_count then
+    v_diffs := v_diffs || format('Step count differs: %s vs %s', v_local_count, v_db_count);
+  end if;
+
+  for i in 0 .. greatest(v_local_count, v_db_count) - 1 loop
+    v_a := v_local -> i;
+    v_b := v_db -> i;
+    if v_a is null then
+      v_diffs := v_diffs || format('Step at index %s: missing in first shape (second has ''%s'')', i, v_b ->> 'slug');
+      continue;
     end if;
-    if not pgflow.cascade_resolve_conditions(_cascade.run_id) then
-      return false;
+    if v_b is null then
+      v_diffs := v_diffs || format('Step at index %s: missing in second shape (first has ''%s'')', i, v_a ->> 'slug');
+      continue;
     end if;
-    exit when pgflow.cascade_complete_taskless_steps(_cascade.run_id) = 0;
+
+    if (v_a ->> 'slug') is distinct from (v_b ->> 'slug') then
+      v_diffs := v_diffs || format('Step at index %s: slug differs ''%s'' vs ''%s''', i, v_a ->> 'slug', v_b ->> 'slug');
+    end if;
+    if coalesce(v_a ->> 'stepType', 'single') <> coalesce(v_b ->> 'stepType', 'single') then
+      v_diffs := v_diffs || format('Step at index %s: type differs ''%s'' vs ''%s''', i,
+                                   coalesce(v_a ->> 'stepType', 'single'), coalesce(v_b ->> 'stepType', 'single'));
+    end if;
+    select coalesce(string_agg(x, ', ' order by x), '') into v_a_deps
+      from jsonb_array_elements_text(coalesce(v_a -> 'dependencies', '[]'::jsonb)) as x;
+    select coalesce(string_agg(x, ', ' order by x), '') into v_b_deps
+      from jsonb_array_elements_text(coalesce(v_b -> 'dependencies', '[]'::jsonb)) as x;
+    if v_a_deps <> v_b_deps then
+      v_diffs := v_diffs || format('Step at index %s: dependencies differ [%s] vs [%s]', i, v_a_deps, v_b_deps);
+    end if;
+    if coalesce(v_a ->> 'whenUnmet', 'skip') <> coalesce(v_b ->> 'whenUnmet', 'skip') then
+      v_diffs := v_diffs || format('Step at index %s: whenUnmet differs ''%s'' vs ''%s''', i,
+                                   coalesce(v_a ->> 'whenUnmet', 'skip'), coalesce(v_b ->> 'whenUnmet', 'skip'));
+    end if;
+    if coalesce(v_a ->> 'whenExhausted', 'fail') <> coalesce(v_b ->> 'whenExhausted', 'fail') then
+      v_diffs := v_diffs || format('Step at index %s: whenExhausted differs ''%s'' vs ''%s''', i,
+                                   coalesce(v_a ->> 'whenExhausted', 'fail'), coalesce(v_b ->> 'whenExhausted', 'fail'));
+    end if;
+    foreach v_field in array array['requiredInputPattern', 'forbiddenInputPattern']::text[] loop
+      if coalesce(v_a -> v_field, '{"defined": false}'::jsonb) <> coalesce(v_b -> v_field, '{"defined": false}'::jsonb) then
+        v_diffs := v_diffs || format('Step at index %s: %s differs ''%s'' vs ''%s''', i, v_field,
+                                     coalesce(v_a -> v_field, '{"defined": false}'::jsonb)::text,
+                                     coalesce(v_b -> v_field, '{"defined": false}'::jsonb)::text);
+      end if;
+    end loop;
   end loop;
-  return true;
+
+  return v_diffs;
 end;
 $$;
 
-comment on function pgflow._cascade(uuid) is
-'Alternates cascade_resolve_conditions and cascade_complete_taskless_steps until neither
-changes anything, so a step made ready by an empty map completing still has its condition
-evaluated before it starts (upstream evaluates conditions only once, before the taskless
-cascade). Returns false when a condition with when_unmet = fail failed the run, else true.
-Raises after 1000 rounds (a safety cap; a DAG settles in at most one round per step).';
+comment on function pgflow._compare_flow_shapes(jsonb, jsonb) is
+'Compares two flow shapes step by step (by position) and returns the differences as text,
+{} when equal: "Step count differs: <a> vs <b>", "Step at index <i>: missing in first|second
+shape (...)", "... slug|type differs ''<a>'' vs ''<b>''", "... dependencies differ [a, b]
+vs [c]", "... whenUnmet|whenExhausted differs ...", "... requiredInputPattern|
+forbiddenInputPattern differs ''<json>'' vs ''<json>''". Options are not compared.
+Missing keys take their defaults (single, [], skip, fail, not defined). As upstream 0.14.1.';
 
--- ==== 130_function_start_ready_steps.sql ====
--- start_ready_steps: start every ready step of a run and queue its tasks.
+-- ==== 204__create_flow_from_shape.sql ====
+-- _create_flow_from_shape: creates flow p_flow_slug from shape p_shape: create_flow with the
+-- shape's options (maxAttempts, baseDelay, timeout; missing = defaults), then add_step for
+-- each step in order with its options (maxAttempts, baseDelay, timeout, startDelay), stepType,
+-- whenUnmet (default skip), whenExhausted (default fail) and the pattern values that are
+-- defined.
 
-create function pgflow.start_ready_steps(run_id uuid)
+create function pgflow._create_flow_from_shape(p_flow_slug text, p_shape jsonb)
 returns void
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  v_realtime boolean := pgflow._realtime_enabled();
-  v_step record;
+  v_step jsonb;
 begin
-  -- GUARD: nothing starts in a finished run.
-  perform 1 from pgflow.runs as r where r.run_id = start_ready_steps.run_id and r.status = 'started';
-  if not found then
-    return;
-  end if;
-
-  -- MUTATE: ready steps (created, no pending deps, known non-zero task count) become
-  -- started, in step_index order; taskless steps are left to the taskless cascade.
-  for v_step in
-    with ready as (
-      select ss.step_slug
-      from pgflow.step_states as ss
-      where ss.run_id = start_ready_steps.run_id
-        and ss.status = 'created'
-        and ss.remaining_deps = 0
-        and ss.initial_tasks > 0
-      for update of ss
-    ),
-    started as (
-      update pgflow.step_states as ss
-      set status = 'started',
-          started_at = now(),
-          remaining_tasks = ss.initial_tasks
-      from ready
-      where ss.run_id = start_ready_steps.run_id and ss.step_slug = ready.step_slug
-      returning ss.flow_slug, ss.step_slug, ss.initial_tasks, ss.remaining_deps, ss.started_at
-    )
-    select st.*, s.step_index, coalesce(s.opt_start_delay, 0) as start_delay
-    from started as st
-    join pgflow.steps as s on s.flow_slug = st.flow_slug and s.step_slug = st.step_slug
-    order by s.step_index
-  loop
-    if v_realtime then
-      perform pgflow._broadcast(start_ready_steps.run_id, 'step:' || v_step.step_slug || ':started',
-        jsonb_build_object(
-          'event_type', 'step:started',
-          'run_id', start_ready_steps.run_id,
-          'step_slug', v_step.step_slug,
-          'status', 'started',
-          'started_at', v_step.started_at,
-          'remaining_tasks', v_step.initial_tasks,
-          'remaining_deps', v_step.remaining_deps
-        ));
-    end if;
-
-    -- One send_batch per step; message ids pair with task indices by position.
-    insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
-    select v_step.flow_slug, start_ready_steps.run_id, v_step.step_slug, m.ord - 1, m.msg_id
-    from pgflow._send_messages(
-      v_step.flow_slug,
-      array(
-        select jsonb_build_object(
-          'flow_slug', v_step.flow_slug,
-          'run_id', start_ready_steps.run_id,
-          'step_slug', v_step.step_slug,
-          'task_index', i
-        )
-        from generate_series(0, v_step.initial_tasks - 1) as i
-        order by i
-      ),
-      v_step.start_delay
-    ) with ordinality as m (msg_id, ord);
+  perform pgflow.create_flow(
+    p_flow_slug,
+    max_attempts => (p_shape -> 'options' ->> 'maxAttempts')::int,
+    base_delay => (p_shape -> 'options' ->> 'baseDelay')::int,
+    timeout => (p_shape -> 'options' ->> 'timeout')::int
+  );
+  for v_step in select value from jsonb_array_elements(coalesce(p_shape -> 'steps', '[]'::jsonb)) loop
+    perform pgflow.add_step(
+      flow_slug => p_flow_slug,
+      step_slug => v_step ->> 'slug',
+      deps_slugs => array(select jsonb_array_elements_text(coalesce(v_step -> 'dependencies', '[]'::jsonb))),
+      max_attempts => (v_step -> 'options' ->> 'maxAttempts')::int,
+      base_delay => (v_step -> 'options' ->> 'baseDelay')::int,
+      timeout => (v_step -> 'options' ->> 'timeout')::int,
+      start_delay => (v_step -> 'options' ->> 'startDelay')::int,
+      step_type => coalesce(v_step ->> 'stepType', 'single'),
+      required_input_pattern => case
+        when (v_step -> 'requiredInputPattern' ->> 'defined')::boolean then v_step -> 'requiredInputPattern' -> 'value'
+      end,
+      forbidden_input_pattern => case
+        when (v_step -> 'forbiddenInputPattern' ->> 'defined')::boolean then v_step -> 'forbiddenInputPattern' -> 'value'
+      end,
+      when_unmet => coalesce(v_step ->> 'whenUnmet', 'skip'),
+      when_exhausted => coalesce(v_step ->> 'whenExhausted', 'fail')
+    );
   end loop;
 end;
 $$;
 
-comment on function pgflow.start_ready_steps(uuid) is
-'Starts every step of run run_id that is created, has no unfinished dependency and a known
-task count > 0: status started, remaining_tasks = initial_tasks, one pgmq message per task
-sent in one send_batch per step (delayed by the step''s start_delay seconds) and one
-step_tasks row per task (status queued). Steps start in step_index order; broadcasts
-step:started for each. No-op for a completed or failed run. Does not evaluate conditions
-(callers run _cascade first). As upstream pgflow 0.14.1 start_ready_steps.';
+comment on function pgflow._create_flow_from_shape(text, jsonb) is
+'Creates flow p_flow_slug from shape p_shape: create_flow with the shape''s options
+(maxAttempts, baseDelay, timeout; missing = defaults), then add_step for each step in
+order with its options (maxAttempts, baseDelay, timeout, startDelay), stepType, whenUnmet
+(default skip), whenExhausted (default fail) and the pattern values that are defined.
+Raises whatever create_flow / add_step raise (option values that are not integers raise
+invalid_text_representation). As upstream pgflow 0.14.1.';
 
--- ==== 135_function__start_ready_steps_of_runs.sql ====
--- _queue_step_tasks / _start_ready_steps_of_runs: start_ready_steps for many runs at once,
--- set-based.
+-- ==== 205_ensure_flow_compiled.sql ====
+-- ensure_flow_compiled: makes flow flow_slug match shape (the worker's definition, see
+-- _get_flow_shape), under pg_advisory_xact_lock(1, hashtext(flow_slug)).
+
+create function pgflow.ensure_flow_compiled(flow_slug text, shape jsonb, allow_data_loss boolean default false)
+returns jsonb
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_diffs text[];
+begin
+  -- VALIDATE: a shape is an object with a steps array (else a typo compiles an empty flow).
+  if jsonb_typeof(ensure_flow_compiled.shape) is distinct from 'object'
+     or jsonb_typeof(ensure_flow_compiled.shape -> 'steps') is distinct from 'array' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Shape of flow %L must be a JSON object with a "steps" array (got %s)',
+                       ensure_flow_compiled.flow_slug,
+                       coalesce(jsonb_typeof(ensure_flow_compiled.shape), 'NULL')),
+      hint = 'Pass flow.shape() of a pgflow DSL flow; see pgflow._get_flow_shape for the format.';
+  end if;
+
+  perform pg_catalog.pg_advisory_xact_lock(1, pg_catalog.hashtext(ensure_flow_compiled.flow_slug));
+
+  if not exists (select 1 from pgflow.flows as f where f.flow_slug = ensure_flow_compiled.flow_slug) then
+    perform pgflow._create_flow_from_shape(ensure_flow_compiled.flow_slug, ensure_flow_compiled.shape);
+    return jsonb_build_object('status', 'compiled', 'differences', '[]'::jsonb);
+  end if;
+
+  v_diffs := pgflow._compare_flow_shapes(
+    ensure_flow_compiled.shape, pgflow._get_flow_shape(ensure_flow_compiled.flow_slug)
+  );
+  if cardinality(v_diffs) = 0 then
+    return jsonb_build_object('status', 'verified', 'differences', '[]'::jsonb);
+  end if;
+
+  if pgflow.is_local() or ensure_flow_compiled.allow_data_loss then
+    perform pgflow.delete_flow_and_data(ensure_flow_compiled.flow_slug);
+    perform pgflow._create_flow_from_shape(ensure_flow_compiled.flow_slug, ensure_flow_compiled.shape);
+    return jsonb_build_object('status', 'recompiled', 'differences', to_jsonb(v_diffs));
+  end if;
+
+  return jsonb_build_object('status', 'mismatch', 'differences', to_jsonb(v_diffs));
+end;
+$$;
+
+comment on function pgflow.ensure_flow_compiled(text, jsonb, boolean) is
+'Makes flow flow_slug match shape (the worker''s definition, see _get_flow_shape), under
+pg_advisory_xact_lock(1, hashtext(flow_slug)). Returns {"status": s, "differences": [..]}:
+compiled (flow was missing and is now created), verified (shapes equal), recompiled
+(shapes differed and allow_data_loss or is_local(): the flow and ALL its runs were deleted
+and recreated), mismatch (shapes differ; nothing changed, the worker must refuse to
+start). Raises invalid_parameter_value, writing nothing, when shape is not a JSON object
+with a "steps" array (pgflow-py; upstream compiles an empty flow). As upstream 0.14.1.';
+
+-- ==== 206_delete_flow_and_data.sql ====
+-- delete_flow_and_data: deletes flow p_flow_slug with everything it owns: its pgmq queue and
+-- archive (a NOTICE, not an error, when the queue is absent), its schedules and their pg_cron
+-- jobs, task rows, step states, runs, dependencies, steps and the flow row.
+
+create function pgflow.delete_flow_and_data(p_flow_slug text)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if exists (select 1 from pgmq.meta as m where m.queue_name = p_flow_slug) then
+    perform pgmq.drop_queue(p_flow_slug);
+  else
+    raise notice 'pgflow.delete_flow_and_data: queue % does not exist', p_flow_slug;
+  end if;
+  if exists (select 1 from pg_catalog.pg_extension as e where e.extname = 'pg_cron') then
+    perform pgflow.unschedule_flow(sc.flow_slug, sc.schedule_name)
+    from pgflow.schedules as sc where sc.flow_slug = p_flow_slug;
+  end if;
+  delete from pgflow.schedules as sc where sc.flow_slug = p_flow_slug;
+  delete from pgflow.step_tasks as t where t.flow_slug = p_flow_slug;
+  delete from pgflow.step_states as ss where ss.flow_slug = p_flow_slug;
+  delete from pgflow.runs as r where r.flow_slug = p_flow_slug;
+  delete from pgflow.deps as d where d.flow_slug = p_flow_slug;
+  delete from pgflow.steps as s where s.flow_slug = p_flow_slug;
+  delete from pgflow.flows as f where f.flow_slug = p_flow_slug;
+end;
+$$;
+
+comment on function pgflow.delete_flow_and_data(text) is
+'Deletes flow p_flow_slug with everything it owns: its pgmq queue and archive (a NOTICE,
+not an error, when the queue is absent), its schedules and their pg_cron jobs, task rows, step states, runs, dependencies, steps
+and the flow row. Irreversible; meant for development and recompilation.
+As upstream pgflow 0.14.1.';
+
+-- ==== 300__queue_step_tasks.sql ====
+-- _queue_step_tasks: queue the tasks of steps that have just started (messages + step_tasks
+-- rows), for any number of runs of one flow.
 
 create function pgflow._queue_step_tasks(
   flow_slug text,
@@ -1656,13 +1388,6 @@ returns void
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
--- Planner settings for batch functions (README "Performance"): every statement is driven
--- by a batch of keys, so index nested loops are right at any table size, a cached generic
--- plan saves re-planning, and JIT compilation never pays off.
-set enable_hashjoin = off
-set enable_mergejoin = off
-set jit = off
-set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_task_run_ids uuid[];
@@ -1670,31 +1395,23 @@ declare
   v_task_indexes int[];
   v_msg_ids bigint[];
 begin
-  -- One send_batch per group; message ids pair with tasks by position.
+  -- Every task of every step, in array order then task_index order.
   select array_agg(g.run_id order by g.ord, i), array_agg(g.step_slug order by g.ord, i),
          array_agg(i order by g.ord, i)
   into v_task_run_ids, v_task_step_slugs, v_task_indexes
   from unnest(_queue_step_tasks.run_ids, _queue_step_tasks.step_slugs, _queue_step_tasks.task_counts)
     with ordinality as g (run_id, step_slug, task_count, ord)
   cross join lateral generate_series(0, g.task_count - 1) as i;
+  if v_task_run_ids is null then
+    return;
+  end if;
 
+  -- One send_batch; message ids pair with tasks by position.
   v_msg_ids := array(
     select m.msg_id
-    from pgflow._send_messages(
-      _queue_step_tasks.flow_slug,
-      array(
-        select jsonb_build_object(
-          'flow_slug', _queue_step_tasks.flow_slug,
-          'run_id', t.run_id,
-          'step_slug', t.step_slug,
-          'task_index', t.task_index
-        )
-        from unnest(v_task_run_ids, v_task_step_slugs, v_task_indexes)
-          with ordinality as t (run_id, step_slug, task_index, ord)
-        order by t.ord
-      ),
-      _queue_step_tasks.start_delay
-    ) with ordinality as m (msg_id, ord)
+    from pgflow._send_task_messages(_queue_step_tasks.flow_slug, v_task_run_ids, v_task_step_slugs,
+                                    v_task_indexes, _queue_step_tasks.start_delay)
+      with ordinality as m (msg_id, ord)
     order by m.ord
   );
 
@@ -1706,57 +1423,86 @@ end;
 $$;
 
 comment on function pgflow._queue_step_tasks(text, int, uuid[], text[], int[]) is
-'Queues the tasks of steps just started: for each i, task_counts[i] tasks (task_index 0..n-1)
-of step step_slugs[i] of run run_ids[i], all of flow flow_slug: one pgmq message each, sent
-in one send_batch delayed by start_delay seconds, in array order then task_index order,
-and one step_tasks row each (status queued) paired with its message by position. The
-callers have set the steps started. pgflow-py internal.';
+'Queues the tasks of steps just started: for each i, task_counts[i] tasks (task_index
+0..n-1) of step step_slugs[i] of run run_ids[i], all of flow flow_slug: one pgmq message
+each (_send_task_messages, one send_batch, visible after start_delay seconds), in array
+order then task_index order, and one step_tasks row each (status queued) paired with its
+message by position. The caller has set the steps started and holds their run rows; a
+second call for the same step raises unique_violation (the step_tasks primary key).
+pgflow-py internal.';
 
-create function pgflow._start_ready_steps_of_runs(run_ids uuid[])
+-- ==== 301__start_ready_steps.sql ====
+-- _start_ready_steps: start every ready step of the given runs and queue its tasks (the one
+-- implementation of "a step starts").
+
+create function pgflow._start_ready_steps(run_ids uuid[])
 returns void
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
--- Planner settings for batch functions (README "Performance"): every statement is driven
--- by a batch of keys, so index nested loops are right at any table size, a cached generic
--- plan saves re-planning, and JIT compilation never pays off.
-set enable_hashjoin = off
-set enable_mergejoin = off
-set jit = off
-set plan_cache_mode = force_generic_plan
 as $$
 declare
+  v_run_ids uuid[];
+  v_step_slugs text[];
   v_group record;
 begin
-  -- MUTATE: ready steps (created, no pending deps, known non-zero task count) of started
-  -- runs become started; their tasks are queued with one send_batch per flow and start
-  -- delay, messages ordered by run, step_index and task_index.
+  -- MUTATE: ready steps (created, no pending dependency, known non-zero task count) of
+  -- started runs become started. No separate FOR UPDATE: the UPDATE locks the rows and
+  -- re-checks them if a concurrent transaction changed them meanwhile; callers hold the
+  -- run rows.
+  with started as (
+    update pgflow.step_states as ss
+    set status = 'started',
+        started_at = now(),
+        remaining_tasks = ss.initial_tasks
+    from pgflow.runs as r
+    where ss.run_id = any(_start_ready_steps.run_ids)
+      and r.run_id = ss.run_id
+      and r.status = 'started'
+      and ss.status = 'created'
+      and ss.remaining_deps = 0
+      and ss.initial_tasks > 0
+    returning ss.flow_slug, ss.run_id, ss.step_slug
+  )
+  select array_agg(st.run_id order by st.run_id, s.step_index),
+         array_agg(st.step_slug order by st.run_id, s.step_index)
+  into v_run_ids, v_step_slugs
+  from started as st
+  join pgflow.steps as s on s.flow_slug = st.flow_slug and s.step_slug = st.step_slug;
+  if v_run_ids is null then
+    return;
+  end if;
+
+  if pgflow._realtime_enabled() then
+    perform pgflow._broadcast(ss.run_id, 'step:' || ss.step_slug || ':started',
+      jsonb_build_object(
+        'event_type', 'step:started',
+        'run_id', ss.run_id,
+        'step_slug', ss.step_slug,
+        'status', 'started',
+        'started_at', ss.started_at,
+        'remaining_tasks', ss.initial_tasks,
+        'remaining_deps', ss.remaining_deps
+      ))
+    from unnest(v_run_ids, v_step_slugs) with ordinality as k (run_id, step_slug, ord)
+    join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+    order by k.ord;
+  end if;
+
+  -- QUEUE: one send_batch per flow and start delay (seconds), groups in step_index order,
+  -- messages ordered by run, step_index and task_index.
   for v_group in
-    with started as (
-      -- No separate FOR UPDATE: the UPDATE locks the rows and re-checks them if a
-      -- concurrent transaction changed them meanwhile; callers hold the run rows.
-      update pgflow.step_states as ss
-      set status = 'started',
-          started_at = now(),
-          remaining_tasks = ss.initial_tasks
-      from pgflow.runs as r
-      where ss.run_id = any(_start_ready_steps_of_runs.run_ids)
-        and r.run_id = ss.run_id
-        and r.status = 'started'
-        and ss.status = 'created'
-        and ss.remaining_deps = 0
-        and ss.initial_tasks > 0
-      returning ss.flow_slug, ss.run_id, ss.step_slug, ss.initial_tasks
-    )
     select
-      st.flow_slug,
+      ss.flow_slug,
       coalesce(s.opt_start_delay, 0) as start_delay,
-      array_agg(st.run_id order by st.run_id, s.step_index) as run_ids,
-      array_agg(st.step_slug order by st.run_id, s.step_index) as step_slugs,
-      array_agg(st.initial_tasks order by st.run_id, s.step_index) as task_counts
-    from started as st
-    join pgflow.steps as s on s.flow_slug = st.flow_slug and s.step_slug = st.step_slug
-    group by st.flow_slug, coalesce(s.opt_start_delay, 0)
+      array_agg(ss.run_id order by k.ord) as run_ids,
+      array_agg(ss.step_slug order by k.ord) as step_slugs,
+      array_agg(ss.initial_tasks order by k.ord) as task_counts
+    from unnest(v_run_ids, v_step_slugs) with ordinality as k (run_id, step_slug, ord)
+    join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+    join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+    group by ss.flow_slug, coalesce(s.opt_start_delay, 0)
+    order by min(s.step_index), ss.flow_slug
   loop
     perform pgflow._queue_step_tasks(v_group.flow_slug, v_group.start_delay, v_group.run_ids,
                                      v_group.step_slugs, v_group.task_counts);
@@ -1764,121 +1510,322 @@ begin
 end;
 $$;
 
-comment on function pgflow._start_ready_steps_of_runs(uuid[]) is
-'start_ready_steps for every run in run_ids (uuid[]) in a fixed number of statements:
-each step that is created, has no unfinished dependency and a known task count > 0, in a
-started run, becomes started (remaining_tasks = initial_tasks) and gets one step_tasks
-row and one pgmq message per task; messages go out in one send_batch per flow and start
-delay (seconds). Sends no broadcasts and evaluates no condition: callers use it only
-while realtime is off, for runs whose flow has no conditions and no ready taskless step
-(complete_tasks). pgflow-py internal.';
+comment on function pgflow._start_ready_steps(uuid[]) is
+'Starts, in every started run of run_ids (uuid[]), each step that is created, has no
+unfinished dependency and a known task count > 0: status started, started_at now,
+remaining_tasks = initial_tasks; broadcasts step:started per step (run, then step_index
+order) when realtime is on; then queues their tasks through _queue_step_tasks, one
+send_batch per flow and start delay (seconds). A fixed number of statements whatever the
+number of runs. Evaluates no condition and leaves taskless steps alone (_advance_runs
+runs _cascade first). Runs that are not started and steps not ready are left as they are,
+so a repeated call starts nothing. Callers hold the run rows (lock order run ->
+step_state -> step_task). pgflow-py internal; start_ready_steps is its single-run form.';
 
--- ==== 140_function_cascade_complete_taskless_steps.sql ====
--- cascade_complete_taskless_steps: complete steps that have zero tasks (empty maps).
+-- ==== 302_start_ready_steps.sql ====
+-- start_ready_steps: start every ready step of a run and queue its tasks (upstream's name for
+-- _start_ready_steps of one run).
 
-create function pgflow.cascade_complete_taskless_steps(run_id uuid)
-returns int
+create function pgflow.start_ready_steps(run_id uuid)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform pgflow._start_ready_steps(array[start_ready_steps.run_id]);
+end;
+$$;
+
+comment on function pgflow.start_ready_steps(uuid) is
+'Starts every step of run run_id that is created, has no unfinished dependency and a known
+task count > 0: status started, remaining_tasks = initial_tasks, one pgmq message per task
+(delayed by the step''s start_delay seconds) and one step_tasks row per task (status
+queued). Steps start in step_index order; broadcasts step:started for each. No-op for a
+completed or failed run, and for a repeated call. Does not evaluate conditions (callers run
+_cascade first). The single-run form of _start_ready_steps. As upstream pgflow 0.14.1
+start_ready_steps.';
+
+-- ==== 303__release_dependents.sql ====
+-- _release_dependents: steps that finished (completed or skipped) leave their run's count of
+-- remaining steps and release their dependents (the one implementation of that bookkeeping).
+
+create function pgflow._release_dependents(run_ids uuid[], step_slugs text[])
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if coalesce(cardinality(_release_dependents.run_ids), 0) = 0 then
+    return;
+  end if;
+
+  -- MUTATE 1: each run loses its finished steps.
+  update pgflow.runs as r
+  set remaining_steps = r.remaining_steps - p.n
+  from (
+    select u.run_id, count(*)::int as n
+    from unnest(_release_dependents.run_ids) as u (run_id)
+    group by u.run_id
+  ) as p
+  where r.run_id = p.run_id;
+
+  -- MUTATE 2: each created dependent loses one pending parent per finished parent. A
+  -- dependent map (one parent) learns its task count: 0 after a skipped parent, the task
+  -- count of a parent map, the array length of a single parent's output (left NULL for a
+  -- non-array: complete_tasks fails such a run before it gets here).
+  with parents as (
+    select ss.run_id, ss.flow_slug, ss.step_slug, ss.status, ss.initial_tasks, ss.output, s.step_type
+    from unnest(_release_dependents.run_ids, _release_dependents.step_slugs) as k (run_id, step_slug)
+    join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+    join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+  ),
+  edges as (
+    select p.run_id, p.flow_slug, d.step_slug as child_slug, count(*)::int as n,
+      max(case
+        when p.status = 'skipped' then 0
+        when p.step_type = 'map' then p.initial_tasks
+        when jsonb_typeof(p.output) = 'array' then jsonb_array_length(p.output)
+      end) as parent_tasks
+    from parents as p
+    join pgflow.deps as d on d.flow_slug = p.flow_slug and d.dep_slug = p.step_slug
+    group by p.run_id, p.flow_slug, d.step_slug
+  )
+  update pgflow.step_states as ss
+  set remaining_deps = ss.remaining_deps - e.n,
+      initial_tasks = case
+        when cs.step_type = 'map' and ss.initial_tasks is null then e.parent_tasks
+        else ss.initial_tasks
+      end
+  from edges as e, pgflow.steps as cs
+  where ss.run_id = e.run_id and ss.step_slug = e.child_slug and ss.status = 'created'
+    and cs.flow_slug = e.flow_slug and cs.step_slug = e.child_slug;
+end;
+$$;
+
+comment on function pgflow._release_dependents(uuid[], text[]) is
+'Bookkeeping after steps finished: (run_ids[i], step_slugs[i]) is a step that has just
+become completed or skipped. Each run''s remaining_steps drops by its number of finished
+steps; each created dependent''s remaining_deps drops by its number of finished parents;
+a dependent map whose task count is still unknown gets it: 0 after a skipped parent, the
+parent''s task count for a parent map, the length of the parent''s array output for a
+single parent. Starts nothing and completes nothing (_advance_runs does). Must be called
+exactly once per finished step (a second call would count it twice): callers call it for
+the rows their own UPDATE just changed. Locks run rows, then step_states. pgflow-py
+internal, used by complete_tasks, cascade_complete_taskless_steps,
+cascade_resolve_conditions and _skip_failed_step.';
+
+-- ==== 304__complete_runs.sql ====
+-- _complete_runs: complete the runs that have no remaining step (the one implementation of
+-- "a run completes").
+
+create function pgflow._complete_runs(run_ids uuid[])
+returns void
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  v_realtime boolean := pgflow._realtime_enabled();
-  v_total int := 0;
-  v_done int;
-  v_rounds int := 0;
-  v_slugs text[];
+  v_run pgflow.runs;
 begin
+  if not pgflow._realtime_enabled() then
+    update pgflow.runs as r
+    set status = 'completed',
+        completed_at = now(),
+        output = pgflow._run_output(r.run_id)
+    where r.run_id = any(_complete_runs.run_ids)
+      and r.status = 'started'
+      and r.remaining_steps = 0;
+    return;
+  end if;
+
+  for v_run in
+    update pgflow.runs as r
+    set status = 'completed',
+        completed_at = now(),
+        output = pgflow._run_output(r.run_id)
+    where r.run_id = any(_complete_runs.run_ids)
+      and r.status = 'started'
+      and r.remaining_steps = 0
+    returning r.*
   loop
-    v_rounds := v_rounds + 1;
-    if v_rounds > 1000 then
-      raise exception 'pgflow.cascade_complete_taskless_steps: run % did not settle after 1000 rounds',
-        cascade_complete_taskless_steps.run_id;
-    end if;
-
-    -- MUTATE: every created step with no pending dependency and zero tasks completes now;
-    -- a map completes with [], a single step (never taskless in practice) with NULL.
-    with done as (
-      update pgflow.step_states as ss
-      set status = 'completed',
-          started_at = now(),
-          completed_at = now(),
-          remaining_tasks = 0,
-          output = case when s.step_type = 'map' then '[]'::jsonb end
-      from pgflow.steps as s
-      where ss.run_id = cascade_complete_taskless_steps.run_id
-        and ss.status = 'created'
-        and ss.remaining_deps = 0
-        and ss.initial_tasks = 0
-        and s.flow_slug = ss.flow_slug
-        and s.step_slug = ss.step_slug
-      returning ss.flow_slug, ss.step_slug, s.step_index
-    ),
-    children as (
-      select d.step_slug, count(*)::int as completed_parents
-      from done
-      join pgflow.deps as d on d.flow_slug = done.flow_slug and d.dep_slug = done.step_slug
-      group by d.step_slug
-    ),
-    child_update as (
-      -- Every parent completed here had no task, so a dependent map has nothing to map.
-      update pgflow.step_states as ss
-      set remaining_deps = ss.remaining_deps - c.completed_parents,
-          initial_tasks = case when s.step_type = 'map' then 0 else ss.initial_tasks end
-      from children as c, pgflow.steps as s
-      where ss.run_id = cascade_complete_taskless_steps.run_id
-        and ss.step_slug = c.step_slug
-        and s.flow_slug = ss.flow_slug
-        and s.step_slug = ss.step_slug
-      returning 1
-    ),
-    run_update as (
-      update pgflow.runs as r
-      set remaining_steps = r.remaining_steps - (select count(*) from done)
-      where r.run_id = cascade_complete_taskless_steps.run_id
-        and exists (select 1 from done)
-      returning 1
-    )
-    select count(*)::int, array_agg(done.step_slug order by done.step_index)
-    into v_done, v_slugs
-    from done;  -- child_update and run_update run regardless (data-modifying CTEs)
-
-    exit when v_done = 0;
-    v_total := v_total + v_done;
-
-    if v_realtime then
-      perform pgflow._broadcast(cascade_complete_taskless_steps.run_id, 'step:' || ss.step_slug || ':completed',
-        jsonb_build_object(
-          'event_type', 'step:completed',
-          'run_id', ss.run_id,
-          'step_slug', ss.step_slug,
-          'status', 'completed',
-          'output', ss.output,
-          'started_at', ss.started_at,
-          'completed_at', ss.completed_at,
-          'remaining_tasks', 0,
-          'remaining_deps', 0
-        ))
-      from unnest(v_slugs) with ordinality as u (slug, ord)
-      join pgflow.step_states as ss
-        on ss.run_id = cascade_complete_taskless_steps.run_id and ss.step_slug = u.slug
-      order by u.ord;
-    end if;
+    perform pgflow._broadcast(v_run.run_id, 'run:completed',
+      jsonb_build_object(
+        'event_type', 'run:completed',
+        'run_id', v_run.run_id,
+        'flow_slug', v_run.flow_slug,
+        'status', 'completed',
+        'output', v_run.output,
+        'completed_at', v_run.completed_at
+      ));
   end loop;
-  return v_total;
 end;
 $$;
 
-comment on function pgflow.cascade_complete_taskless_steps(uuid) is
-'Completes, round after round, every step of run run_id that is created with no pending
-dependency and zero tasks (an empty root map, or a dependent map whose parent produced []
-or was skipped): status completed, output [] for maps, remaining_tasks 0. Each round
-decrements remaining_deps of the dependents, gives dependent maps 0 tasks, and decrements
-runs.remaining_steps; it does not finalise the run (maybe_complete_run does). Broadcasts
-step:completed per step in step_index order. Returns the number of steps completed.
-Raises after 1000 rounds (safety cap). As upstream pgflow 0.14.1.';
+comment on function pgflow._complete_runs(uuid[]) is
+'Completes every run of run_ids (uuid[]) that is started with remaining_steps = 0: status
+completed, completed_at now, output = _run_output (completed leaf steps; NULL when none);
+broadcasts run:completed for each when realtime is on. Leaves every other run alone (never
+completes a failed run), so a repeated call changes nothing. pgflow-py internal;
+maybe_complete_run is its single-run form.';
 
--- ==== 150_function__cascade_force_skip_steps.sql ====
+-- ==== 305_maybe_complete_run.sql ====
+-- maybe_complete_run: complete a run whose steps are all completed or skipped (upstream's name
+-- for _complete_runs of one run).
+
+create function pgflow.maybe_complete_run(run_id uuid)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform pgflow._complete_runs(array[maybe_complete_run.run_id]);
+end;
+$$;
+
+comment on function pgflow.maybe_complete_run(uuid) is
+'Completes run run_id when it is started and remaining_steps = 0: status completed,
+completed_at now, output = {leaf_step_slug: output} over completed leaf steps (steps with
+no dependents; skipped leaves omitted; NULL when none). Broadcasts run:completed.
+Otherwise does nothing (never completes a failed run; a repeated call is a no-op). The
+single-run form of _complete_runs. As upstream pgflow 0.14.1.';
+
+-- ==== 306__fail_run.sql ====
+-- _fail_run: mark a run failed and stop all of its outstanding work.
+
+create function pgflow._fail_run(run_id uuid, error_message text)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_run pgflow.runs;
+begin
+  update pgflow.runs as r
+  set status = 'failed',
+      failed_at = now()
+  where r.run_id = _fail_run.run_id
+    and r.status = 'started'
+  returning r.* into v_run;
+  if not found then
+    return;
+  end if;
+
+  if pgflow._realtime_enabled() then
+    perform pgflow._broadcast(v_run.run_id, 'run:failed',
+      jsonb_build_object(
+        'event_type', 'run:failed',
+        'run_id', v_run.run_id,
+        'flow_slug', v_run.flow_slug,
+        'status', 'failed',
+        'failed_at', v_run.failed_at
+      ) || case
+        when _fail_run.error_message is null then '{}'::jsonb
+        else jsonb_build_object('error_message', _fail_run.error_message)
+      end);
+  end if;
+
+  -- Every queued or started task of the run loses its message (late reports are no-ops).
+  perform pgflow._archive_messages(v_run.flow_slug, array(
+    select t.message_id
+    from pgflow.step_tasks as t
+    where t.run_id = v_run.run_id
+      and t.status in ('queued', 'started')
+      and t.message_id is not null
+  ));
+end;
+$$;
+
+comment on function pgflow._fail_run(uuid, text) is
+'Fails run run_id if it is still started: status failed, failed_at now; broadcasts
+run:failed (with error_message unless NULL); archives the messages of all its queued and
+started tasks so no worker picks them up again. remaining_steps is left as it is.
+No-op for a run that is already completed or failed.';
+
+-- ==== 307__fail_step.sql ====
+-- _fail_step: an exhausted task fails its step (when_exhausted = fail) and the run.
+
+create function pgflow._fail_step(state pgflow.step_states, error_message text)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_state pgflow.step_states;
+begin
+  update pgflow.step_states as ss
+  set status = 'failed',
+      failed_at = now(),
+      error_message = _fail_step.error_message
+  where ss.run_id = (state).run_id and ss.step_slug = (state).step_slug
+  returning ss.* into v_state;
+
+  if pgflow._realtime_enabled() then
+    perform pgflow._broadcast(v_state.run_id, 'step:' || v_state.step_slug || ':failed',
+      jsonb_build_object(
+        'event_type', 'step:failed',
+        'run_id', v_state.run_id,
+        'step_slug', v_state.step_slug,
+        'status', 'failed',
+        'error_message', v_state.error_message,
+        'failed_at', v_state.failed_at
+      ));
+  end if;
+
+  perform pgflow._fail_run((state).run_id, _fail_step.error_message);
+end;
+$$;
+
+comment on function pgflow._fail_step(pgflow.step_states, text) is
+'Fails step (state) with error_message, broadcasts step:failed, then fails its run with the
+same message (_fail_run: run:failed, outstanding messages archived).';
+
+-- ==== 308__fail_run_by_condition.sql ====
+-- _fail_run_by_condition: a condition in fail mode was not met.
+
+create function pgflow._fail_run_by_condition(run_id uuid, step_slug text, realtime boolean)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_step pgflow.step_states;
+begin
+  update pgflow.step_states as ss
+  set status = 'failed',
+      failed_at = now(),
+      error_message = 'Condition not met'
+  where ss.run_id = _fail_run_by_condition.run_id
+    and ss.step_slug = _fail_run_by_condition.step_slug
+    and ss.status = 'created'
+  returning ss.* into v_step;
+
+  if found and realtime then
+    perform pgflow._broadcast(v_step.run_id, 'step:' || v_step.step_slug || ':failed',
+      jsonb_build_object(
+        'event_type', 'step:failed',
+        'run_id', v_step.run_id,
+        'step_slug', v_step.step_slug,
+        'status', 'failed',
+        'error_message', v_step.error_message,
+        'failed_at', v_step.failed_at
+      ));
+  end if;
+
+  perform pgflow._fail_run(_fail_run_by_condition.run_id, 'Condition not met');
+end;
+$$;
+
+comment on function pgflow._fail_run_by_condition(uuid, text, boolean) is
+'Fails step step_slug of run run_id with error_message ''Condition not met'' (when_unmet =
+fail), then fails the run through _fail_run. Broadcasts step:failed before run:failed when
+realtime is true. remaining_steps is not decremented (as upstream).';
+
+-- ==== 309__cascade_force_skip_steps.sql ====
 -- _cascade_force_skip_steps: skip a step and all of its transitive dependents.
 
 create function pgflow._cascade_force_skip_steps(run_id uuid, step_slug text, skip_reason text)
@@ -1973,7 +1920,7 @@ broadcasts step:skipped in step_index order. Does not touch remaining_deps (ever
 dependent is skipped too). Returns the number of steps skipped; a repeated call skips
 nothing. Raises no_data_found "Run not found" for an unknown run. As upstream 0.14.1.';
 
--- ==== 160_function_cascade_resolve_conditions.sql ====
+-- ==== 310_cascade_resolve_conditions.sql ====
 -- cascade_resolve_conditions: evaluate if/ifNot conditions of steps that became ready.
 
 create function pgflow.cascade_resolve_conditions(run_id uuid)
@@ -2001,11 +1948,7 @@ begin
     return true;
   end if;
   -- Fast path: no step of the flow has a condition.
-  if not exists (
-    select 1 from pgflow.steps as s
-    where s.flow_slug = v_run.flow_slug
-      and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
-  ) then
+  if not pgflow._flow_has_conditions(v_run.flow_slug) then
     return true;
   end if;
   v_realtime := pgflow._realtime_enabled();
@@ -2063,7 +2006,8 @@ begin
     select coalesce(array_agg(skipped.step_slug), '{}') into v_skipped from skipped;
 
     if cardinality(v_skipped) > 0 then
-      perform pgflow._release_skipped_steps(v_run.run_id, v_run.flow_slug, v_skipped);
+      perform pgflow._release_dependents(
+        array_fill(v_run.run_id, array[cardinality(v_skipped)]), v_skipped);
       if v_realtime then
         perform pgflow._broadcast(v_run.run_id, 'step:' || ss.step_slug || ':skipped',
           jsonb_build_object(
@@ -2106,58 +2050,348 @@ gets 0 tasks, remaining_steps decremented. skip-cascade: _cascade_force_skip_ste
 Repeats while skip mode skipped something. Returns true when the run may continue (true
 for a completed run, false for a failed or unknown one). As upstream pgflow 0.14.1.';
 
--- ==== 170_function_maybe_complete_run.sql ====
--- maybe_complete_run: complete a run whose steps are all completed or skipped.
+-- ==== 311_cascade_complete_taskless_steps.sql ====
+-- cascade_complete_taskless_steps: complete steps that have zero tasks (empty maps).
 
-create function pgflow.maybe_complete_run(run_id uuid)
+create function pgflow.cascade_complete_taskless_steps(run_id uuid)
+returns int
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_realtime boolean := pgflow._realtime_enabled();
+  v_total int := 0;
+  v_done int;
+  v_rounds int := 0;
+  v_slugs text[];
+begin
+  loop
+    v_rounds := v_rounds + 1;
+    if v_rounds > 1000 then
+      raise exception 'pgflow.cascade_complete_taskless_steps: run % did not settle after 1000 rounds',
+        cascade_complete_taskless_steps.run_id;
+    end if;
+
+    -- MUTATE: every created step with no pending dependency and zero tasks completes now;
+    -- a map completes with [], a single step (never taskless in practice) with NULL. Then
+    -- the usual bookkeeping: the run loses them, their dependents are released (a
+    -- dependent map of a taskless parent has nothing to map: 0 tasks).
+    with done as (
+      update pgflow.step_states as ss
+      set status = 'completed',
+          started_at = now(),
+          completed_at = now(),
+          remaining_tasks = 0,
+          output = case when s.step_type = 'map' then '[]'::jsonb end
+      from pgflow.steps as s
+      where ss.run_id = cascade_complete_taskless_steps.run_id
+        and ss.status = 'created'
+        and ss.remaining_deps = 0
+        and ss.initial_tasks = 0
+        and s.flow_slug = ss.flow_slug
+        and s.step_slug = ss.step_slug
+      returning ss.step_slug, s.step_index
+    )
+    select count(*)::int, array_agg(done.step_slug order by done.step_index)
+    into v_done, v_slugs
+    from done;
+
+    exit when v_done = 0;
+    v_total := v_total + v_done;
+    perform pgflow._release_dependents(
+      array_fill(cascade_complete_taskless_steps.run_id, array[v_done]), v_slugs);
+
+    if v_realtime then
+      perform pgflow._broadcast(cascade_complete_taskless_steps.run_id, 'step:' || ss.step_slug || ':completed',
+        jsonb_build_object(
+          'event_type', 'step:completed',
+          'run_id', ss.run_id,
+          'step_slug', ss.step_slug,
+          'status', 'completed',
+          'output', ss.output,
+          'started_at', ss.started_at,
+          'completed_at', ss.completed_at,
+          'remaining_tasks', 0,
+          'remaining_deps', 0
+        ))
+      from unnest(v_slugs) with ordinality as u (slug, ord)
+      join pgflow.step_states as ss
+        on ss.run_id = cascade_complete_taskless_steps.run_id and ss.step_slug = u.slug
+      order by u.ord;
+    end if;
+  end loop;
+  return v_total;
+end;
+$$;
+
+comment on function pgflow.cascade_complete_taskless_steps(uuid) is
+'Completes, round after round, every step of run run_id that is created with no pending
+dependency and zero tasks (an empty root map, or a dependent map whose parent produced []
+or was skipped): status completed, output [] for maps, remaining_tasks 0. Each round
+decrements remaining_deps of the dependents, gives dependent maps 0 tasks, and decrements
+runs.remaining_steps; it does not finalise the run (maybe_complete_run does). Broadcasts
+step:completed per step in step_index order. Returns the number of steps completed.
+Raises after 1000 rounds (safety cap). As upstream pgflow 0.14.1.';
+
+-- ==== 312__cascade.sql ====
+-- _cascade: settle a run after a change, before ready steps are started.
+
+create function pgflow._cascade(run_id uuid)
+returns boolean
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_rounds int := 0;
+begin
+  loop
+    v_rounds := v_rounds + 1;
+    if v_rounds > 1000 then
+      raise exception 'pgflow._cascade: run % did not settle after 1000 rounds', _cascade.run_id;
+    end if;
+    if not pgflow.cascade_resolve_conditions(_cascade.run_id) then
+      return false;
+    end if;
+    exit when pgflow.cascade_complete_taskless_steps(_cascade.run_id) = 0;
+  end loop;
+  return true;
+end;
+$$;
+
+comment on function pgflow._cascade(uuid) is
+'Alternates cascade_resolve_conditions and cascade_complete_taskless_steps until neither
+changes anything, so a step made ready by an empty map completing still has its condition
+evaluated before it starts (upstream evaluates conditions only once, before the taskless
+cascade). Returns false when a condition with when_unmet = fail failed the run, else true.
+Raises after 1000 rounds (a safety cap; a DAG settles in at most one round per step).';
+
+-- ==== 313__advance_runs.sql ====
+-- _advance_runs: after a change, move runs forward: conditions and taskless steps, then ready
+-- steps start, then runs with nothing left complete (the one implementation of "settle a run").
+
+create function pgflow._advance_runs(run_ids uuid[])
 returns void
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  v_run pgflow.runs;
+  v_run_id uuid;
 begin
-  update pgflow.runs as r
-  set status = 'completed',
-      completed_at = now(),
-      output = (
-        -- Leaf steps (no dependents) that completed; skipped leaves are omitted.
-        select jsonb_object_agg(ss.step_slug, ss.output)
-        from pgflow.step_states as ss
-        where ss.run_id = r.run_id
-          and ss.status = 'completed'
-          and not exists (
-            select 1 from pgflow.deps as d
-            where d.flow_slug = ss.flow_slug and d.dep_slug = ss.step_slug
-          )
+  -- CASCADE, run by run, only where it can change something: a flow with conditions, or a
+  -- ready step without tasks (an empty map). _cascade may fail the run (a condition in
+  -- fail mode); the two calls below leave failed runs alone.
+  for v_run_id in
+    select r.run_id
+    from pgflow.runs as r
+    where r.run_id = any(_advance_runs.run_ids)
+      and r.status = 'started'
+      and (
+        pgflow._flow_has_conditions(r.flow_slug)
+        or exists (
+          select 1 from pgflow.step_states as ss
+          where ss.run_id = r.run_id and ss.status = 'created' and ss.remaining_deps = 0
+            and not coalesce(ss.initial_tasks > 0, false)
+        )
       )
-  where r.run_id = maybe_complete_run.run_id
-    and r.status = 'started'
-    and r.remaining_steps = 0
-  returning r.* into v_run;
+    order by r.run_id
+  loop
+    perform pgflow._cascade(v_run_id);
+  end loop;
 
-  if found and pgflow._realtime_enabled() then
-    perform pgflow._broadcast(v_run.run_id, 'run:completed',
-      jsonb_build_object(
-        'event_type', 'run:completed',
-        'run_id', v_run.run_id,
-        'flow_slug', v_run.flow_slug,
-        'status', 'completed',
-        'output', v_run.output,
-        'completed_at', v_run.completed_at
-      ));
-  end if;
+  perform pgflow._start_ready_steps(_advance_runs.run_ids);
+  perform pgflow._complete_runs(_advance_runs.run_ids);
 end;
 $$;
 
-comment on function pgflow.maybe_complete_run(uuid) is
-'Completes run run_id when it is started and remaining_steps = 0: status completed,
-completed_at now, output = {leaf_step_slug: output} over completed leaf steps (steps with
-no dependents; skipped leaves omitted; NULL when none). Broadcasts run:completed.
-Otherwise does nothing (never completes a failed run). As upstream pgflow 0.14.1.';
+comment on function pgflow._advance_runs(uuid[]) is
+'Moves every run of run_ids (uuid[]) forward after a change (a run started, steps
+completed or skipped): for runs whose flow has conditions or that have a ready step without
+tasks, _cascade (conditions, empty maps; may fail the run); then _start_ready_steps for all
+of them, then _complete_runs. Broadcasts what those broadcast, in that order. Runs that are
+not started are left alone, and a repeated call changes nothing. Callers hold the run rows
+(lock order run -> step_state -> step_task). pgflow-py internal, used by start_flow,
+complete_tasks and _skip_failed_step.';
 
--- ==== 180_function_start_tasks.sql ====
+-- ==== 320_start_flow.sql ====
+-- start_flow: create a run with its step states and start whatever is ready.
+
+create function pgflow.start_flow(
+  flow_slug text,
+  input jsonb,
+  run_id uuid default null
+)
+returns setof pgflow.runs
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_run pgflow.runs;
+  v_root_map text;
+  v_steps_count int;
+  v_root_tasks int;
+begin
+  -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
+  perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
+  if not found then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = format('Flow %L does not exist', start_flow.flow_slug);
+  end if;
+  -- One pass over the flow's steps: count and first root map.
+  select count(*)::int,
+         (array_agg(s.step_slug order by s.step_index)
+           filter (where s.step_type = 'map' and s.deps_count = 0))[1]
+  into v_steps_count, v_root_map
+  from pgflow.steps as s
+  where s.flow_slug = start_flow.flow_slug;
+  if start_flow.input is null then
+    raise exception using
+      errcode = 'not_null_violation',
+      message = case
+        when v_root_map is not null then format('Flow %L has root map steps but input is NULL', start_flow.flow_slug)
+        else format('Flow %L cannot start: input is NULL', start_flow.flow_slug)
+      end,
+      hint = 'Pass a JSON value, for example ''{}''::jsonb (a JSON array for flows with a root map step).';
+  end if;
+  if pg_catalog.pg_column_size(start_flow.input) > pgflow._max_payload_bytes() then
+    perform pgflow._check_payload_size(start_flow.input, format('Input of flow %L', start_flow.flow_slug));
+  end if;
+  if v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Flow %L has root map steps but input is not an array (got %s)',
+                       start_flow.flow_slug, jsonb_typeof(start_flow.input)),
+      hint = format('Root map step %L maps over the run input, which must be a JSON array.', v_root_map);
+  end if;
+  if start_flow.run_id is not null
+     and exists (select 1 from pgflow.runs as r where r.run_id = start_flow.run_id) then
+    raise exception using
+      errcode = 'unique_violation',
+      message = format('Run %s already exists', start_flow.run_id);
+  end if;
+
+  -- MUTATE: the run and one step state per step. (The array length is computed apart:
+  -- inside the CASE below the planner could fold it for a non-array input and raise.)
+  if jsonb_typeof(start_flow.input) = 'array' then
+    v_root_tasks := jsonb_array_length(start_flow.input);
+  end if;
+  -- The run and its step states in one statement.
+  with new_run as (
+    insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
+    values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input,
+            v_steps_count)
+    returning *
+  ),
+  new_states as (
+    insert into pgflow.step_states (flow_slug, run_id, step_slug, remaining_deps, initial_tasks)
+    select st.flow_slug, nr.run_id, st.step_slug, st.deps_count, st.initial_tasks
+    from new_run as nr
+    cross join (
+      select
+        s.flow_slug,
+        s.step_slug,
+        s.deps_count,
+        case
+          when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
+          when s.step_type = 'map' then null
+          else 1
+        end as initial_tasks
+      from pgflow.steps as s
+      where s.flow_slug = start_flow.flow_slug
+    ) as st
+  )
+  select nr.* into v_run from new_run as nr;
+
+  if pgflow._realtime_enabled() then
+    perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
+      'event_type', 'run:started',
+      'run_id', v_run.run_id,
+      'flow_slug', v_run.flow_slug,
+      'input', v_run.input,
+      'status', 'started',
+      'remaining_steps', v_run.remaining_steps,
+      'started_at', v_run.started_at
+    ));
+  end if;
+
+  -- CASCADE: conditions, empty maps, ready (root) steps start, completion.
+  perform pgflow._advance_runs(array[v_run.run_id]);
+
+  -- RETURN the run as it is now (it may already be completed or failed).
+  return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;
+end;
+$$;
+
+comment on function pgflow.start_flow(text, jsonb, uuid) is
+'Starts a run of flow flow_slug with input (jsonb; a JSON array when the flow has a root map
+step) and returns the runs row as it is after the initial cascade: root steps are queued,
+conditions evaluated, empty maps completed, so the run may already be completed or failed.
+run_id: optional caller-chosen uuid (random when NULL). Raises, writing nothing:
+foreign_key_violation for an unknown flow; not_null_violation for a NULL input;
+program_limit_exceeded when input is larger than pgflow.max_payload_bytes (default 16 MiB,
+measured with pg_column_size; upstream has no limit); invalid_parameter_value when a root
+map gets a non-array input (or the size setting is invalid); unique_violation when run_id
+already exists. Broadcasts run:started when realtime.send exists.
+As upstream pgflow 0.14.1 start_flow, stricter where noted.';
+
+-- ==== 321_get_run_with_states.sql ====
+-- get_run_with_states / start_flow_with_states: a run and its step states as one jsonb.
+
+create function pgflow.get_run_with_states(run_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select jsonb_build_object(
+    'run', to_jsonb(r),
+    'steps', coalesce((
+      select jsonb_agg(to_jsonb(ss) order by s.step_index)
+      from pgflow.step_states as ss
+      join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+      where ss.run_id = r.run_id
+    ), '[]'::jsonb)
+  )
+  from pgflow.runs as r
+  where r.run_id = get_run_with_states.run_id;
+$$;
+
+comment on function pgflow.get_run_with_states(uuid) is
+'Returns {"run": <runs row>, "steps": [<step_states rows in step_index order>]} for run
+run_id (steps [] when none), or NULL when the run does not exist. SECURITY DEFINER with a
+pinned search_path. As upstream pgflow 0.14.1.';
+
+-- ==== 322_start_flow_with_states.sql ====
+-- start_flow_with_states: starts a run like start_flow(flow_slug, input, run_id) and returns
+-- get_run_with_states of the new run.
+
+create function pgflow.start_flow_with_states(flow_slug text, input jsonb, run_id uuid default null)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_run_id uuid;
+begin
+  select r.run_id into v_run_id
+  from pgflow.start_flow(start_flow_with_states.flow_slug, start_flow_with_states.input, start_flow_with_states.run_id) as r;
+  return pgflow.get_run_with_states(v_run_id);
+end;
+$$;
+
+comment on function pgflow.start_flow_with_states(text, jsonb, uuid) is
+'Starts a run like start_flow(flow_slug, input, run_id) and returns get_run_with_states of
+the new run. Raises what start_flow raises. SECURITY DEFINER with a pinned search_path.
+As upstream pgflow 0.14.1.';
+
+-- ==== 400__start_tasks.sql ====
 -- start_tasks: second phase of two-phase polling. Claims the tasks behind messages a
 -- worker has read and returns each task with its handler input. The work is done by
 -- _start_tasks, shared with read_and_start_tasks.
@@ -2272,6 +2506,10 @@ input. With extend_lease false the messages keep their visibility timeout (the c
 read them with the task timeout + 2 s already); with true it is set as start_tasks
 documents.';
 
+-- ==== 401_start_tasks.sql ====
+-- start_tasks: claims the tasks of flow flow_slug whose pgmq messages msg_ids a worker has
+-- just read, for worker worker_id (a pgflow.workers row).
+
 create function pgflow.start_tasks(flow_slug text, msg_ids bigint[], worker_id uuid)
 returns setof pgflow.step_task_record
 language plpgsql
@@ -2296,1541 +2534,7 @@ completed dependencies (dependent single step) or {} (root single step, whose fl
 carries the run input; NULL for every other kind). NULL or empty msg_ids return nothing.
 As upstream pgflow 0.14.1 _start_tasks.';
 
--- ==== 190_function_complete_task.sql ====
--- complete_task: a worker reports a task's output.
-
-create function pgflow.complete_task(run_id uuid, step_slug text, task_index int, output jsonb)
-returns setof pgflow.step_tasks
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_run pgflow.runs;
-  v_state pgflow.step_states;
-  v_step pgflow.steps;
-  v_task pgflow.step_tasks;
-  v_child_map text;
-  v_produced text;
-begin
-  -- GUARD: a report for a failed run changes nothing, not even the archive.
-  select r.* into v_run from pgflow.runs as r where r.run_id = complete_task.run_id;
-  if not found then
-    return;
-  end if;
-  if v_run.status = 'failed' then
-    return query select t.* from pgflow.step_tasks as t
-      where t.run_id = complete_task.run_id and t.step_slug = complete_task.step_slug
-        and t.task_index = complete_task.task_index;
-    return;
-  end if;
-
-  -- LOCK: run -> step_state -> step_task, the order every transition uses.
-  select r.* into v_run from pgflow.runs as r where r.run_id = complete_task.run_id for update;
-  select ss.* into v_state from pgflow.step_states as ss
-    where ss.run_id = complete_task.run_id and ss.step_slug = complete_task.step_slug
-    for update;
-  select t.* into v_task from pgflow.step_tasks as t
-    where t.run_id = complete_task.run_id and t.step_slug = complete_task.step_slug
-      and t.task_index = complete_task.task_index
-    for update;
-  if v_task.run_id is null then
-    return;
-  end if;
-
-  -- GUARD: the run failed while we waited for the lock.
-  if v_run.status = 'failed' then
-    return next v_task;
-    return;
-  end if;
-  -- GUARD: late report for a step that is no longer started (skipped, failed): only the
-  -- message goes to the archive.
-  if v_state.status <> 'started' then
-    perform pgflow._archive_task_message(complete_task.run_id, complete_task.step_slug, complete_task.task_index);
-    return next v_task;
-    return;
-  end if;
-  -- GUARD: duplicate or late report for a task that is not started (already completed,
-  -- failed, or requeued by the stalled-task sweep): nothing changes.
-  if v_task.status <> 'started' then
-    return next v_task;
-    return;
-  end if;
-
-  -- VALIDATE: an output over pgflow.max_payload_bytes raises; nothing has been written, so
-  -- the task stays started (the worker then reports it with fail_task).
-  perform pgflow._check_payload_size(complete_task.output, format('Output of task %s[%s] of run %s',
-    complete_task.step_slug, complete_task.task_index, complete_task.run_id));
-
-  select s.* into v_step from pgflow.steps as s
-    where s.flow_slug = v_state.flow_slug and s.step_slug = v_state.step_slug;
-
-  -- VALIDATE: a single step feeding a map must produce an array. A violation fails the run
-  -- at once, whatever max_attempts and when_exhausted say.
-  if v_step.step_type = 'single' then
-    select d.step_slug into v_child_map
-    from pgflow.deps as d
-    join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
-    join pgflow.step_states as css on css.run_id = complete_task.run_id and css.step_slug = d.step_slug
-    where d.flow_slug = v_step.flow_slug
-      and d.dep_slug = v_step.step_slug
-      and cs.step_type = 'map'
-      and css.initial_tasks is null
-    order by cs.step_index
-    limit 1;
-    if v_child_map is not null and jsonb_typeof(complete_task.output) is distinct from 'array' then
-      v_produced := coalesce(jsonb_typeof(complete_task.output), 'null');
-      perform pgflow._fail_task_with_type_violation(v_task, v_child_map, complete_task.output, v_produced);
-      return query select t.* from pgflow.step_tasks as t
-        where t.run_id = complete_task.run_id and t.step_slug = complete_task.step_slug
-          and t.task_index = complete_task.task_index;
-      return;
-    end if;
-  end if;
-
-  -- MUTATE: the task, then its step (the last task completes it and stores the output:
-  -- a map's is the array of task outputs in task_index order).
-  update pgflow.step_tasks as t
-  set status = 'completed',
-      completed_at = now(),
-      output = complete_task.output
-  where t.run_id = complete_task.run_id and t.step_slug = complete_task.step_slug
-    and t.task_index = complete_task.task_index
-  returning t.* into v_task;
-
-  update pgflow.step_states as ss
-  set remaining_tasks = ss.remaining_tasks - 1,
-      status = case when ss.remaining_tasks = 1 then 'completed' else ss.status end,
-      completed_at = case when ss.remaining_tasks = 1 then now() end,
-      output = case
-        when ss.remaining_tasks <> 1 then null
-        when v_step.step_type = 'map' then (
-          select jsonb_agg(t.output order by t.task_index)
-          from pgflow.step_tasks as t
-          where t.run_id = ss.run_id and t.step_slug = ss.step_slug
-        )
-        else complete_task.output
-      end
-  where ss.run_id = complete_task.run_id and ss.step_slug = complete_task.step_slug
-  returning ss.* into v_state;
-
-  perform pgflow._archive_task_message(complete_task.run_id, complete_task.step_slug, complete_task.task_index);
-
-  if v_state.status = 'completed' then
-    perform pgflow._complete_step_cascade(v_state, v_step);
-  end if;
-
-  return next v_task;
-end;
-$$;
-
-comment on function pgflow.complete_task(uuid, text, int, jsonb) is
-'Records output (jsonb, stored as given: 0, false, "", {} and null stay themselves) for
-task (run_id, step_slug, task_index) and returns the step_tasks row. Locks run, then
-step_state, then step_task. The last task of a step completes it (output: the task output,
-or for a map the array of task outputs in task_index order), releases its dependents,
-runs conditions and the empty-map cascade, starts ready steps and completes the run when
-nothing remains; step:completed is broadcast before any cascaded event. A single step
-whose output feeds a map step must produce an array: otherwise the task and step fail with
-[TYPE_VIOLATION] and the run fails at once. Late or duplicate calls change nothing: a
-failed run returns the row untouched (no archive); a step no longer started only archives
-the message; a task not started (completed, failed, requeued) is returned as is. Unknown
-task: empty result. Raises program_limit_exceeded, changing nothing, when the output of a
-started task is larger than pgflow.max_payload_bytes (default 16 MiB, measured with
-pg_column_size; upstream has no limit). As upstream pgflow 0.14.1 complete_task, stricter
-where noted.';
-
--- ==== 195_function_complete_tasks.sql ====
--- complete_tasks: a worker reports many task outputs in one call (group commit).
---
--- Same outcome as calling complete_task for each item in array order, in one transaction
--- and with a fixed number of statements per call instead of per task: tasks, steps,
--- dependents and runs are updated set-based, messages archived once per flow. Items of a
--- run that needs complete_task's special handling (a non-array output for a step feeding
--- a map, which fails the run) go through complete_task itself, one by one; so do all
--- items while realtime broadcasts are enabled, whose events must come out in call order.
-
-create function pgflow.complete_tasks(
-  run_ids uuid[],
-  step_slugs text[],
-  task_indexes int[],
-  outputs jsonb[]
-)
-returns table (run_id uuid, step_slug text, task_index int, status text)
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
--- Planner settings for batch functions (README "Performance"): every statement is driven
--- by a batch of keys, so index nested loops are right at any table size, a cached generic
--- plan saves re-planning, and JIT compilation never pays off.
-set enable_hashjoin = off
-set enable_mergejoin = off
-set jit = off
-set plan_cache_mode = force_generic_plan
-as $$
-declare
-  v_n int := coalesce(cardinality(complete_tasks.run_ids), 0);
-  v_limit bigint;
-  v_item record;
-  v_slow_runs uuid[];
-  v_done_run_ids uuid[];
-  v_done_step_slugs text[];
-  v_done_outputs jsonb[];
-  v_flow record;
-  v_steps_run_ids uuid[];
-  v_steps_slugs text[];
-  v_cascade_runs uuid[];
-  v_plain_runs uuid[];
-  v_settle_runs uuid[];
-  v_run_id uuid;
-begin
-  -- VALIDATE: four arrays of one length, no NULL key, every output within the size limit
-  -- (an oversized one raises for the whole call, which then writes nothing).
-  if coalesce(cardinality(complete_tasks.step_slugs), 0) <> v_n
-     or coalesce(cardinality(complete_tasks.task_indexes), 0) <> v_n
-     or coalesce(cardinality(complete_tasks.outputs), 0) <> v_n then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('complete_tasks: run_ids, step_slugs, task_indexes and outputs must have '
-                       'the same length (got %s, %s, %s and %s)',
-                       v_n, coalesce(cardinality(complete_tasks.step_slugs), 0),
-                       coalesce(cardinality(complete_tasks.task_indexes), 0),
-                       coalesce(cardinality(complete_tasks.outputs), 0));
-  end if;
-  if v_n = 0 then
-    return;
-  end if;
-  if array_position(complete_tasks.run_ids, null) is not null
-     or array_position(complete_tasks.step_slugs, null) is not null
-     or array_position(complete_tasks.task_indexes, null) is not null then
-    raise exception using
-      errcode = 'null_value_not_allowed',
-      message = 'complete_tasks: run_ids, step_slugs and task_indexes may not contain NULL';
-  end if;
-  v_limit := pgflow._max_payload_bytes();
-  for v_item in
-    select u.run_id, u.step_slug, u.task_index, u.output
-    from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes,
-                complete_tasks.outputs) as u (run_id, step_slug, task_index, output)
-    where pg_column_size(u.output) > v_limit
-    limit 1
-  loop
-    perform pgflow._check_payload_size(v_item.output, format('Output of task %s[%s] of run %s',
-      v_item.step_slug, v_item.task_index, v_item.run_id));
-  end loop;
-
-  -- LOCK: runs, then step_states, then step_tasks (the order of every transition), each in
-  -- key order so that concurrent batches cannot deadlock.
-  perform 1 from pgflow.runs as r
-  where r.run_id = any(complete_tasks.run_ids)
-  order by r.run_id
-  for update;
-
-  perform 1
-  from pgflow.step_states as ss
-  join unnest(complete_tasks.run_ids, complete_tasks.step_slugs) as k (run_id, step_slug)
-    on ss.run_id = k.run_id and ss.step_slug = k.step_slug
-  order by ss.run_id, ss.step_slug
-  for update of ss;
-
-  perform 1
-  from pgflow.step_tasks as t
-  join unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
-    as k (run_id, step_slug, task_index)
-    on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
-  order by t.run_id, t.step_slug, t.task_index
-  for update of t;
-
-  -- Runs complete_task must take item by item: one where a single step that feeds a map
-  -- step produced something other than an array (the run fails with TYPE_VIOLATION), and
-  -- one with several items whose flow has conditions (a condition may fail the run after
-  -- the first item, making the next ones no-ops).
-  select array_agg(distinct u.run_id) into v_slow_runs
-  from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes,
-              complete_tasks.outputs) as u (run_id, step_slug, task_index, output)
-  join pgflow.runs as r on r.run_id = u.run_id
-  join pgflow.steps as s on s.flow_slug = r.flow_slug and s.step_slug = u.step_slug
-  where (
-      s.step_type = 'single'
-      and jsonb_typeof(u.output) is distinct from 'array'
-      and exists (
-        select 1
-        from pgflow.deps as d
-        join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
-        where d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug and cs.step_type = 'map'
-      )
-    )
-    or (
-      exists (
-        select 1 from pgflow.steps as cs
-        where cs.flow_slug = r.flow_slug
-          and (cs.required_input_pattern is not null or cs.forbidden_input_pattern is not null)
-      )
-      and exists (
-        select 1
-        from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
-          as o (run_id, step_slug, task_index)
-        where o.run_id = u.run_id and (o.step_slug, o.task_index) <> (u.step_slug, u.task_index)
-      )
-    );
-  v_slow_runs := coalesce(v_slow_runs, '{}'::uuid[]);
-  -- Realtime on: every run item by item, so events keep their per-call order.
-  if pgflow._realtime_enabled() then
-    v_slow_runs := array(select distinct u.run_id from unnest(complete_tasks.run_ids) as u (run_id));
-  end if;
-
-  -- MUTATE 1: tasks. Completed only when the run has not failed, the step is started and
-  -- the task is started (a repeated item completes once, with its first output).
-  with items as (
-    select distinct on (u.run_id, u.step_slug, u.task_index)
-      u.run_id, u.step_slug, u.task_index, u.output
-    from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes,
-                complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, ord)
-    where u.run_id <> all(v_slow_runs)
-    order by u.run_id, u.step_slug, u.task_index, u.ord
-  ),
-  done as (
-    update pgflow.step_tasks as t
-    set status = 'completed',
-        completed_at = now(),
-        output = i.output
-    from items as i, pgflow.runs as r, pgflow.step_states as ss
-    where t.run_id = i.run_id and t.step_slug = i.step_slug and t.task_index = i.task_index
-      and t.status = 'started'
-      and r.run_id = i.run_id and r.status <> 'failed'
-      and ss.run_id = i.run_id and ss.step_slug = i.step_slug and ss.status = 'started'
-    returning t.run_id, t.step_slug, t.output
-  )
-  select array_agg(d.run_id), array_agg(d.step_slug), array_agg(d.output)
-  into v_done_run_ids, v_done_step_slugs, v_done_outputs
-  from done as d;
-
-  -- MUTATE 2: the messages of completed tasks, and of tasks whose step is no longer started
-  -- (late reports after a skip or failure), go to the archive: one call per flow.
-  for v_flow in
-    select t.flow_slug, array_agg(t.message_id order by t.message_id) as msg_ids
-    from (
-      select distinct u.run_id, u.step_slug, u.task_index
-      from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
-        as u (run_id, step_slug, task_index)
-      where u.run_id <> all(v_slow_runs)
-    ) as k
-    join pgflow.step_tasks as t
-      on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
-    join pgflow.runs as r on r.run_id = k.run_id
-    join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
-    where t.message_id is not null
-      and r.status <> 'failed'
-      and (ss.status <> 'started' or t.status = 'completed')
-    group by t.flow_slug
-  loop
-    perform pgmq.archive(v_flow.flow_slug, v_flow.msg_ids);
-  end loop;
-
-  if v_done_run_ids is not null then
-    -- MUTATE 3: steps. Each loses its completed tasks; the last one completes it with its
-    -- output (a single step: the task output; a map: the task outputs in task_index order).
-    with per_step as (
-      select d.run_id, d.step_slug, count(*)::int as n, (array_agg(d.output))[1] as output
-      from unnest(v_done_run_ids, v_done_step_slugs, v_done_outputs) as d (run_id, step_slug, output)
-      group by d.run_id, d.step_slug
-    ),
-    completed as (
-      update pgflow.step_states as ss
-      set remaining_tasks = ss.remaining_tasks - p.n,
-          status = case when ss.remaining_tasks = p.n then 'completed' else ss.status end,
-          completed_at = case when ss.remaining_tasks = p.n then now() end,
-          output = case
-            when ss.remaining_tasks <> p.n then null
-            when s.step_type = 'map' then (
-              select jsonb_agg(t.output order by t.task_index)
-              from pgflow.step_tasks as t
-              where t.run_id = ss.run_id and t.step_slug = ss.step_slug
-            )
-            else p.output
-          end
-      from per_step as p, pgflow.steps as s
-      where ss.run_id = p.run_id and ss.step_slug = p.step_slug
-        and s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
-      returning ss.run_id, ss.step_slug, ss.status
-    )
-    select array_agg(c.run_id), array_agg(c.step_slug)
-    into v_steps_run_ids, v_steps_slugs
-    from completed as c
-    where c.status = 'completed';
-  end if;
-
-  if v_steps_run_ids is not null then
-    -- MUTATE 4: dependents of completed steps lose those pending parents; a dependent map
-    -- learns its task count (parent map: its task count; single parent: its array length).
-    with parents as (
-      select ss.run_id, ss.flow_slug, ss.step_slug, ss.initial_tasks, ss.output, s.step_type
-      from unnest(v_steps_run_ids, v_steps_slugs) as c (run_id, step_slug)
-      join pgflow.step_states as ss on ss.run_id = c.run_id and ss.step_slug = c.step_slug
-      join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
-    ),
-    edges as (
-      select p.run_id, p.flow_slug, d.step_slug as child_slug, count(*)::int as n,
-        max(case
-          when p.step_type = 'map' then p.initial_tasks
-          when jsonb_typeof(p.output) = 'array' then jsonb_array_length(p.output)
-        end) as parent_tasks
-      from parents as p
-      join pgflow.deps as d on d.flow_slug = p.flow_slug and d.dep_slug = p.step_slug
-      group by p.run_id, p.flow_slug, d.step_slug
-    ),
-    released as (
-      update pgflow.step_states as ss
-      set remaining_deps = ss.remaining_deps - e.n,
-          initial_tasks = case
-            when cs.step_type = 'map' and ss.initial_tasks is null then e.parent_tasks
-            else ss.initial_tasks
-          end
-      from edges as e, pgflow.steps as cs
-      where ss.run_id = e.run_id and ss.step_slug = e.child_slug and ss.status = 'created'
-        and cs.flow_slug = e.flow_slug and cs.step_slug = e.child_slug
-      returning ss.run_id
-    )
-    select array_agg(distinct rl.run_id order by rl.run_id) into v_cascade_runs from released as rl;
-
-    -- MUTATE 5: runs lose their completed steps in one statement; a run left with none
-    -- (it released no dependent) completes in it, with its completed leaf steps as output.
-    with per_run as (
-      select c.run_id, count(*)::int as n
-      from unnest(v_steps_run_ids) as c (run_id)
-      group by c.run_id
-    )
-    update pgflow.runs as r
-    set remaining_steps = r.remaining_steps - p.n,
-        status = case when r.remaining_steps = p.n and r.status = 'started' then 'completed' else r.status end,
-        completed_at = case when r.remaining_steps = p.n and r.status = 'started' then now() else r.completed_at end,
-        output = case
-          when r.remaining_steps = p.n and r.status = 'started' then (
-            select jsonb_object_agg(ss.step_slug, ss.output)
-            from pgflow.step_states as ss
-            where ss.run_id = r.run_id
-              and ss.status = 'completed'
-              and not exists (
-                select 1 from pgflow.deps as d
-                where d.flow_slug = ss.flow_slug and d.dep_slug = ss.step_slug
-              )
-          )
-          else r.output
-        end
-    from per_run as p
-    where r.run_id = p.run_id;
-
-    if v_cascade_runs is not null then
-      -- CASCADE: runs with released dependents. Plain ones (no condition in the flow, no
-      -- ready step without tasks) only start what is ready, all together; the others
-      -- settle run by run (conditions, empty maps) as after a single complete_task.
-      select array_agg(k.run_id order by k.run_id) filter (where k.plain),
-             array_agg(k.run_id order by k.run_id) filter (where not k.plain)
-      into v_plain_runs, v_settle_runs
-      from (
-        select c.run_id,
-          not exists (
-            select 1 from pgflow.steps as s
-            where s.flow_slug = r.flow_slug
-              and (s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
-          )
-          and not exists (
-            select 1 from pgflow.step_states as ss
-            where ss.run_id = c.run_id and ss.status = 'created' and ss.remaining_deps = 0
-              and not coalesce(ss.initial_tasks > 0, false)
-          ) as plain
-        from unnest(v_cascade_runs) as c (run_id)
-        join pgflow.runs as r on r.run_id = c.run_id
-      ) as k;
-
-      if v_plain_runs is not null then
-        perform pgflow._start_ready_steps_of_runs(v_plain_runs);
-      end if;
-      foreach v_run_id in array coalesce(v_settle_runs, '{}'::uuid[]) loop
-        if pgflow._cascade(v_run_id) then
-          perform pgflow.start_ready_steps(v_run_id);
-          perform pgflow.maybe_complete_run(v_run_id);
-        end if;
-      end loop;
-    end if;
-  end if;
-
-  -- Runs set aside above: complete_task, item by item in array order (locks already held).
-  if cardinality(v_slow_runs) > 0 then
-    for v_item in
-      select u.run_id, u.step_slug, u.task_index, u.output
-      from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes,
-                  complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, ord)
-      where u.run_id = any(v_slow_runs)
-      order by u.ord
-    loop
-      perform pgflow.complete_task(v_item.run_id, v_item.step_slug, v_item.task_index, v_item.output);
-    end loop;
-  end if;
-
-  -- RETURN: one row per item naming an existing task, in array order, as it is now.
-  return query
-  select t.run_id, t.step_slug, t.task_index, t.status
-  from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
-    with ordinality as u (run_id, step_slug, task_index, ord)
-  join pgflow.step_tasks as t
-    on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
-  order by u.ord;
-end;
-$$;
-
-comment on function pgflow.complete_tasks(uuid[], text[], int[], jsonb[]) is
-'Batch form of complete_task for group commit: item i is task (run_ids[i], step_slugs[i],
-task_indexes[i]) with output outputs[i] (jsonb, stored as given). The outcome is that of
-calling complete_task for each item in array order within one transaction, guards
-included (a failed run, a step no longer started or a task not started change nothing
-but the archive, exactly as there; a task named twice completes once, with its first
-output), with a fixed number of statements per call: tasks, steps, dependents and runs
-are updated set-based and messages archived with one pgmq.archive per flow. Locks runs,
-then step_states, then step_tasks, each in key order. Items of a run in which a single
-step feeding a map produced a non-array go through complete_task one by one (it fails
-the run with TYPE_VIOLATION), and so does every item while realtime.send exists, so
-broadcasts keep their order. Returns (run_id, step_slug, task_index, status) for each item
-naming an existing task, in array order, with the status after the call; unknown tasks
-are left out. Raises invalid_parameter_value for arrays of different lengths,
-null_value_not_allowed for a NULL key, and program_limit_exceeded when any output is
-larger than pgflow.max_payload_bytes (default 16 MiB): the whole call then changes
-nothing (report those tasks with complete_task / fail_task). Empty arrays return nothing.
-pgflow-py extension (upstream workers call complete_task once per task).';
-
--- ==== 200_function_fail_task.sql ====
--- fail_task: a worker reports that a task's handler failed.
-
-create function pgflow.fail_task(run_id uuid, step_slug text, task_index int, error_message text)
-returns setof pgflow.step_tasks
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_run pgflow.runs;
-  v_state pgflow.step_states;
-  v_step pgflow.steps;
-  v_task pgflow.step_tasks;
-  v_max_attempts int;
-  v_base_delay int;
-  v_delay int;
-  v_hidden int;
-begin
-  -- LOCK: run -> step_state -> step_task, the order every transition uses.
-  select r.* into v_run from pgflow.runs as r where r.run_id = fail_task.run_id for update;
-  if not found then
-    return;
-  end if;
-  select ss.* into v_state from pgflow.step_states as ss
-    where ss.run_id = fail_task.run_id and ss.step_slug = fail_task.step_slug
-    for update;
-  select t.* into v_task from pgflow.step_tasks as t
-    where t.run_id = fail_task.run_id and t.step_slug = fail_task.step_slug
-      and t.task_index = fail_task.task_index
-    for update;
-  if v_task.run_id is null then
-    return;
-  end if;
-
-  -- GUARD: the run already failed: a started task is closed as failed, no retry.
-  if v_run.status = 'failed' then
-    if v_task.status = 'started' then
-      update pgflow.step_tasks as t
-      set status = 'failed', failed_at = now(), error_message = fail_task.error_message
-      where t.run_id = fail_task.run_id and t.step_slug = fail_task.step_slug
-        and t.task_index = fail_task.task_index
-      returning t.* into v_task;
-    end if;
-    perform pgflow._archive_task_message(fail_task.run_id, fail_task.step_slug, fail_task.task_index);
-    return next v_task;
-    return;
-  end if;
-  -- GUARD: late report for a step that is no longer started: only archive the message.
-  if v_state.status <> 'started' then
-    perform pgflow._archive_task_message(fail_task.run_id, fail_task.step_slug, fail_task.task_index);
-    return next v_task;
-    return;
-  end if;
-  -- GUARD: duplicate or late report for a task that is not started: nothing changes.
-  if v_task.status <> 'started' then
-    return next v_task;
-    return;
-  end if;
-
-  select s.* into v_step from pgflow.steps as s
-    where s.flow_slug = v_state.flow_slug and s.step_slug = v_state.step_slug;
-  select coalesce(v_step.opt_max_attempts, f.opt_max_attempts), coalesce(v_step.opt_base_delay, f.opt_base_delay)
-    into v_max_attempts, v_base_delay
-  from pgflow.flows as f where f.flow_slug = v_step.flow_slug;
-
-  -- MUTATE (retry): the task is queued again; its message reappears after the backoff
-  -- floor(base_delay * 2^attempts_count) seconds, measured on the database clock.
-  if v_task.attempts_count < v_max_attempts then
-    v_delay := pgflow.calculate_retry_delay(v_base_delay, v_task.attempts_count);
-    update pgflow.step_tasks as t
-    set status = 'queued', started_at = null, failed_at = null, error_message = fail_task.error_message,
-        permanently_stalled_at = null
-    where t.run_id = fail_task.run_id and t.step_slug = fail_task.step_slug
-      and t.task_index = fail_task.task_index
-    returning t.* into v_task;
-    update pgflow.step_states as ss
-    set error_message = null, failed_at = null
-    where ss.run_id = fail_task.run_id and ss.step_slug = fail_task.step_slug;
-    select count(*) into v_hidden
-    from pgflow.set_vt_batch(v_step.flow_slug, array[v_task.message_id], array[v_delay]);
-    if v_hidden = 0 then
-      -- The message is gone (archived when the stalled-task sweep gave up on the task):
-      -- a fresh one carries the retry, so the queued task can still be delivered.
-      update pgflow.step_tasks as t
-      set message_id = (
-        select m.msg_id from pgmq.send(v_step.flow_slug, jsonb_build_object(
-          'flow_slug', v_step.flow_slug,
-          'run_id', fail_task.run_id,
-          'step_slug', fail_task.step_slug,
-          'task_index', fail_task.task_index
-        ), v_delay) as m (msg_id)
-      )
-      where t.run_id = fail_task.run_id and t.step_slug = fail_task.step_slug
-        and t.task_index = fail_task.task_index
-      returning t.* into v_task;
-    end if;
-    return next v_task;
-    return;
-  end if;
-
-  -- MUTATE (exhausted): the task fails for good.
-  update pgflow.step_tasks as t
-  set status = 'failed', failed_at = now(), error_message = fail_task.error_message
-  where t.run_id = fail_task.run_id and t.step_slug = fail_task.step_slug
-    and t.task_index = fail_task.task_index
-  returning t.* into v_task;
-  perform pgflow._archive_task_message(fail_task.run_id, fail_task.step_slug, fail_task.task_index);
-
-  if v_step.when_exhausted = 'fail' then
-    perform pgflow._fail_step(v_state, fail_task.error_message);
-  else
-    perform pgflow._skip_failed_step(v_state, v_step, fail_task.error_message);
-  end if;
-
-  return next v_task;
-end;
-$$;
-
-comment on function pgflow.fail_task(uuid, text, int, text) is
-'Records that the handler of task (run_id, step_slug, task_index) failed with error_message
-and returns the step_tasks row. Locks run, then step_state, then step_task. While
-attempts_count (incremented by start_tasks, so the first try counts) is below max_attempts
-(step, else flow) the task is queued again and its message hidden for
-calculate_retry_delay(base_delay, attempts_count) seconds: base_delay 5 gives 10, 20, 40 s
-(a task whose message was archived by the stalled-task sweep gets a fresh message).
-Once exhausted the task fails and when_exhausted decides: fail (step and run fail,
-step:failed then run:failed, every outstanding message archived), skip (step skipped with
-skip_reason handler_failed, dependents run without its output) or skip-cascade (the step
-and all its dependents skipped). Late or duplicate calls change nothing: on a failed run a
-started task is closed as failed without retry; a step no longer started only archives the
-message; a task not started is returned as is. Unknown task: empty result.
-As upstream pgflow 0.14.1 fail_task.';
-
--- ==== 210_function_get_run_with_states.sql ====
--- get_run_with_states / start_flow_with_states: a run and its step states as one jsonb.
-
-create function pgflow.get_run_with_states(run_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-  select jsonb_build_object(
-    'run', to_jsonb(r),
-    'steps', coalesce((
-      select jsonb_agg(to_jsonb(ss) order by s.step_index)
-      from pgflow.step_states as ss
-      join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
-      where ss.run_id = r.run_id
-    ), '[]'::jsonb)
-  )
-  from pgflow.runs as r
-  where r.run_id = get_run_with_states.run_id;
-$$;
-
-comment on function pgflow.get_run_with_states(uuid) is
-'Returns {"run": <runs row>, "steps": [<step_states rows in step_index order>]} for run
-run_id (steps [] when none), or NULL when the run does not exist. SECURITY DEFINER with a
-pinned search_path. As upstream pgflow 0.14.1.';
-
-create function pgflow.start_flow_with_states(flow_slug text, input jsonb, run_id uuid default null)
-returns jsonb
-language plpgsql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_run_id uuid;
-begin
-  select r.run_id into v_run_id
-  from pgflow.start_flow(start_flow_with_states.flow_slug, start_flow_with_states.input, start_flow_with_states.run_id) as r;
-  return pgflow.get_run_with_states(v_run_id);
-end;
-$$;
-
-comment on function pgflow.start_flow_with_states(text, jsonb, uuid) is
-'Starts a run like start_flow(flow_slug, input, run_id) and returns get_run_with_states of
-the new run. Raises what start_flow raises. SECURITY DEFINER with a pinned search_path.
-As upstream pgflow 0.14.1.';
-
--- ==== 220_function_flow_shapes.sql ====
--- Flow shapes: what a worker's flow definition looks like, and how it compares with the
--- definition stored in the database (auto-compilation, spec 7.17).
-
-create function pgflow._get_flow_shape(p_flow_slug text)
-returns jsonb
-language sql
-stable
-set search_path = pg_catalog, pg_temp
-as $$
-  select jsonb_build_object('steps', coalesce(jsonb_agg(
-    jsonb_build_object(
-      'slug', s.step_slug,
-      'stepType', s.step_type,
-      'dependencies', coalesce((
-        select jsonb_agg(d.dep_slug order by d.dep_slug)
-        from pgflow.deps as d
-        where d.flow_slug = s.flow_slug and d.step_slug = s.step_slug
-      ), '[]'::jsonb),
-      'whenUnmet', s.when_unmet,
-      'whenExhausted', s.when_exhausted,
-      'requiredInputPattern', case
-        when s.required_input_pattern is null then '{"defined": false}'::jsonb
-        else jsonb_build_object('defined', true, 'value', s.required_input_pattern)
-      end,
-      'forbiddenInputPattern', case
-        when s.forbidden_input_pattern is null then '{"defined": false}'::jsonb
-        else jsonb_build_object('defined', true, 'value', s.forbidden_input_pattern)
-      end
-    ) order by s.step_index
-  ), '[]'::jsonb))
-  from pgflow.steps as s
-  where s.flow_slug = p_flow_slug;
-$$;
-
-comment on function pgflow._get_flow_shape(text) is
-'Returns the stored shape of flow p_flow_slug: {"steps": [{slug, stepType, dependencies
-(sorted), whenUnmet, whenExhausted, requiredInputPattern, forbiddenInputPattern}, ...]} in
-step_index order, without options; {"steps": []} for an unknown flow. Patterns are
-{"defined": false} or {"defined": true, "value": <json>}. As upstream pgflow 0.14.1.';
-
-create function pgflow._compare_flow_shapes(p_local jsonb, p_db jsonb)
-returns text[]
-language plpgsql
-stable
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_local jsonb := coalesce(p_local -> 'steps', '[]'::jsonb);
-  v_db jsonb := coalesce(p_db -> 'steps', '[]'::jsonb);
-  v_local_count int := jsonb_array_length(v_local);
-  v_db_count int := jsonb_array_length(v_db);
-  v_diffs text[] := '{}';
-  v_a jsonb;
-  v_b jsonb;
-  v_a_deps text;
-  v_b_deps text;
-  v_field text;
-begin
-  if v_local_count <> v_db_count then
-    v_diffs := v_diffs || format('Step count differs: %s vs %s', v_local_count, v_db_count);
-  end if;
-
-  for i in 0 .. greatest(v_local_count, v_db_count) - 1 loop
-    v_a := v_local -> i;
-    v_b := v_db -> i;
-    if v_a is null then
-      v_diffs := v_diffs || format('Step at index %s: missing in first shape (second has ''%s'')', i, v_b ->> 'slug');
-      continue;
-    end if;
-    if v_b is null then
-      v_diffs := v_diffs || format('Step at index %s: missing in second shape (first has ''%s'')', i, v_a ->> 'slug');
-      continue;
-    end if;
-
-    if (v_a ->> 'slug') is distinct from (v_b ->> 'slug') then
-      v_diffs := v_diffs || format('Step at index %s: slug differs ''%s'' vs ''%s''', i, v_a ->> 'slug', v_b ->> 'slug');
-    end if;
-    if coalesce(v_a ->> 'stepType', 'single') <> coalesce(v_b ->> 'stepType', 'single') then
-      v_diffs := v_diffs || format('Step at index %s: type differs ''%s'' vs ''%s''', i,
-                                   coalesce(v_a ->> 'stepType', 'single'), coalesce(v_b ->> 'stepType', 'single'));
-    end if;
-    select coalesce(string_agg(x, ', ' order by x), '') into v_a_deps
-      from jsonb_array_elements_text(coalesce(v_a -> 'dependencies', '[]'::jsonb)) as x;
-    select coalesce(string_agg(x, ', ' order by x), '') into v_b_deps
-      from jsonb_array_elements_text(coalesce(v_b -> 'dependencies', '[]'::jsonb)) as x;
-    if v_a_deps <> v_b_deps then
-      v_diffs := v_diffs || format('Step at index %s: dependencies differ [%s] vs [%s]', i, v_a_deps, v_b_deps);
-    end if;
-    if coalesce(v_a ->> 'whenUnmet', 'skip') <> coalesce(v_b ->> 'whenUnmet', 'skip') then
-      v_diffs := v_diffs || format('Step at index %s: whenUnmet differs ''%s'' vs ''%s''', i,
-                                   coalesce(v_a ->> 'whenUnmet', 'skip'), coalesce(v_b ->> 'whenUnmet', 'skip'));
-    end if;
-    if coalesce(v_a ->> 'whenExhausted', 'fail') <> coalesce(v_b ->> 'whenExhausted', 'fail') then
-      v_diffs := v_diffs || format('Step at index %s: whenExhausted differs ''%s'' vs ''%s''', i,
-                                   coalesce(v_a ->> 'whenExhausted', 'fail'), coalesce(v_b ->> 'whenExhausted', 'fail'));
-    end if;
-    foreach v_field in array array['requiredInputPattern', 'forbiddenInputPattern']::text[] loop
-      if coalesce(v_a -> v_field, '{"defined": false}'::jsonb) <> coalesce(v_b -> v_field, '{"defined": false}'::jsonb) then
-        v_diffs := v_diffs || format('Step at index %s: %s differs ''%s'' vs ''%s''', i, v_field,
-                                     coalesce(v_a -> v_field, '{"defined": false}'::jsonb)::text,
-                                     coalesce(v_b -> v_field, '{"defined": false}'::jsonb)::text);
-      end if;
-    end loop;
-  end loop;
-
-  return v_diffs;
-end;
-$$;
-
-comment on function pgflow._compare_flow_shapes(jsonb, jsonb) is
-'Compares two flow shapes step by step (by position) and returns the differences as text,
-{} when equal: "Step count differs: <a> vs <b>", "Step at index <i>: missing in first|second
-shape (...)", "... slug|type differs ''<a>'' vs ''<b>''", "... dependencies differ [a, b]
-vs [c]", "... whenUnmet|whenExhausted differs ...", "... requiredInputPattern|
-forbiddenInputPattern differs ''<json>'' vs ''<json>''". Options are not compared.
-Missing keys take their defaults (single, [], skip, fail, not defined). As upstream 0.14.1.';
-
-create function pgflow._create_flow_from_shape(p_flow_slug text, p_shape jsonb)
-returns void
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_step jsonb;
-begin
-  perform pgflow.create_flow(
-    p_flow_slug,
-    max_attempts => (p_shape -> 'options' ->> 'maxAttempts')::int,
-    base_delay => (p_shape -> 'options' ->> 'baseDelay')::int,
-    timeout => (p_shape -> 'options' ->> 'timeout')::int
-  );
-  for v_step in select value from jsonb_array_elements(coalesce(p_shape -> 'steps', '[]'::jsonb)) loop
-    perform pgflow.add_step(
-      flow_slug => p_flow_slug,
-      step_slug => v_step ->> 'slug',
-      deps_slugs => array(select jsonb_array_elements_text(coalesce(v_step -> 'dependencies', '[]'::jsonb))),
-      max_attempts => (v_step -> 'options' ->> 'maxAttempts')::int,
-      base_delay => (v_step -> 'options' ->> 'baseDelay')::int,
-      timeout => (v_step -> 'options' ->> 'timeout')::int,
-      start_delay => (v_step -> 'options' ->> 'startDelay')::int,
-      step_type => coalesce(v_step ->> 'stepType', 'single'),
-      required_input_pattern => case
-        when (v_step -> 'requiredInputPattern' ->> 'defined')::boolean then v_step -> 'requiredInputPattern' -> 'value'
-      end,
-      forbidden_input_pattern => case
-        when (v_step -> 'forbiddenInputPattern' ->> 'defined')::boolean then v_step -> 'forbiddenInputPattern' -> 'value'
-      end,
-      when_unmet => coalesce(v_step ->> 'whenUnmet', 'skip'),
-      when_exhausted => coalesce(v_step ->> 'whenExhausted', 'fail')
-    );
-  end loop;
-end;
-$$;
-
-comment on function pgflow._create_flow_from_shape(text, jsonb) is
-'Creates flow p_flow_slug from shape p_shape: create_flow with the shape''s options
-(maxAttempts, baseDelay, timeout; missing = defaults), then add_step for each step in
-order with its options (maxAttempts, baseDelay, timeout, startDelay), stepType, whenUnmet
-(default skip), whenExhausted (default fail) and the pattern values that are defined.
-Raises whatever create_flow / add_step raise (option values that are not integers raise
-invalid_text_representation). As upstream pgflow 0.14.1.';
-
-create function pgflow.ensure_flow_compiled(flow_slug text, shape jsonb, allow_data_loss boolean default false)
-returns jsonb
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_diffs text[];
-begin
-  -- VALIDATE: a shape is an object with a steps array (else a typo compiles an empty flow).
-  if jsonb_typeof(ensure_flow_compiled.shape) is distinct from 'object'
-     or jsonb_typeof(ensure_flow_compiled.shape -> 'steps') is distinct from 'array' then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('Shape of flow %L must be a JSON object with a "steps" array (got %s)',
-                       ensure_flow_compiled.flow_slug,
-                       coalesce(jsonb_typeof(ensure_flow_compiled.shape), 'NULL')),
-      hint = 'Pass flow.shape() of a pgflow DSL flow; see pgflow._get_flow_shape for the format.';
-  end if;
-
-  perform pg_catalog.pg_advisory_xact_lock(1, pg_catalog.hashtext(ensure_flow_compiled.flow_slug));
-
-  if not exists (select 1 from pgflow.flows as f where f.flow_slug = ensure_flow_compiled.flow_slug) then
-    perform pgflow._create_flow_from_shape(ensure_flow_compiled.flow_slug, ensure_flow_compiled.shape);
-    return jsonb_build_object('status', 'compiled', 'differences', '[]'::jsonb);
-  end if;
-
-  v_diffs := pgflow._compare_flow_shapes(
-    ensure_flow_compiled.shape, pgflow._get_flow_shape(ensure_flow_compiled.flow_slug)
-  );
-  if cardinality(v_diffs) = 0 then
-    return jsonb_build_object('status', 'verified', 'differences', '[]'::jsonb);
-  end if;
-
-  if pgflow.is_local() or ensure_flow_compiled.allow_data_loss then
-    perform pgflow.delete_flow_and_data(ensure_flow_compiled.flow_slug);
-    perform pgflow._create_flow_from_shape(ensure_flow_compiled.flow_slug, ensure_flow_compiled.shape);
-    return jsonb_build_object('status', 'recompiled', 'differences', to_jsonb(v_diffs));
-  end if;
-
-  return jsonb_build_object('status', 'mismatch', 'differences', to_jsonb(v_diffs));
-end;
-$$;
-
-comment on function pgflow.ensure_flow_compiled(text, jsonb, boolean) is
-'Makes flow flow_slug match shape (the worker''s definition, see _get_flow_shape), under
-pg_advisory_xact_lock(1, hashtext(flow_slug)). Returns {"status": s, "differences": [..]}:
-compiled (flow was missing and is now created), verified (shapes equal), recompiled
-(shapes differed and allow_data_loss or is_local(): the flow and ALL its runs were deleted
-and recreated), mismatch (shapes differ; nothing changed, the worker must refuse to
-start). Raises invalid_parameter_value, writing nothing, when shape is not a JSON object
-with a "steps" array (pgflow-py; upstream compiles an empty flow). As upstream 0.14.1.';
-
-create function pgflow.delete_flow_and_data(p_flow_slug text)
-returns void
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-begin
-  if exists (select 1 from pgmq.meta as m where m.queue_name = p_flow_slug) then
-    perform pgmq.drop_queue(p_flow_slug);
-  else
-    raise notice 'pgflow.delete_flow_and_data: queue % does not exist', p_flow_slug;
-  end if;
-  if exists (select 1 from pg_catalog.pg_extension as e where e.extname = 'pg_cron') then
-    perform pgflow.unschedule_flow(sc.flow_slug, sc.schedule_name)
-    from pgflow.schedules as sc where sc.flow_slug = p_flow_slug;
-  end if;
-  delete from pgflow.schedules as sc where sc.flow_slug = p_flow_slug;
-  delete from pgflow.step_tasks as t where t.flow_slug = p_flow_slug;
-  delete from pgflow.step_states as ss where ss.flow_slug = p_flow_slug;
-  delete from pgflow.runs as r where r.flow_slug = p_flow_slug;
-  delete from pgflow.deps as d where d.flow_slug = p_flow_slug;
-  delete from pgflow.steps as s where s.flow_slug = p_flow_slug;
-  delete from pgflow.flows as f where f.flow_slug = p_flow_slug;
-end;
-$$;
-
-comment on function pgflow.delete_flow_and_data(text) is
-'Deletes flow p_flow_slug with everything it owns: its pgmq queue and archive (a NOTICE,
-not an error, when the queue is absent), its schedules and their pg_cron jobs, task rows, step states, runs, dependencies, steps
-and the flow row. Irreversible; meant for development and recompilation.
-As upstream pgflow 0.14.1.';
-
--- ==== 230_function_worker_registry.sql ====
--- Worker registry functions.
-
-create function pgflow.track_worker_function(function_name text)
-returns void
-language sql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-  insert into pgflow.worker_functions (function_name, updated_at)
-  values (track_worker_function.function_name, clock_timestamp())
-  on conflict (function_name) do update set updated_at = clock_timestamp();
-$$;
-
-comment on function pgflow.track_worker_function(text) is
-'Records that a worker for function_name (a deployment name) started: inserts the
-worker_functions row or refreshes its updated_at. Called by workers at startup.
-As upstream pgflow 0.14.1.';
-
-create function pgflow.mark_worker_stopped(worker_id uuid)
-returns void
-language sql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-  update pgflow.workers as w
-  set stopped_at = clock_timestamp()
-  where w.worker_id = mark_worker_stopped.worker_id;
-$$;
-
-comment on function pgflow.mark_worker_stopped(uuid) is
-'Stamps workers.stopped_at = clock_timestamp() for worker_id: the worker shut down
-gracefully. Unknown ids are ignored. As upstream pgflow 0.14.1.';
-
-create function pgflow.register_worker(worker_id uuid, queue_name text, function_name text)
-returns pgflow.workers
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_worker pgflow.workers;
-begin
-  if register_worker.worker_id is null then
-    raise exception using errcode = 'null_value_not_allowed', message = 'worker_id must not be NULL';
-  end if;
-  insert into pgflow.workers (worker_id, queue_name, function_name)
-  values (register_worker.worker_id, register_worker.queue_name, register_worker.function_name)
-  returning * into v_worker;
-  return v_worker;
-exception
-  when unique_violation then
-    raise exception using
-      errcode = 'unique_violation',
-      message = format('Worker %s is already registered', register_worker.worker_id),
-      hint = 'Each worker process must register with a fresh worker_id (one per boot).';
-end;
-$$;
-
-comment on function pgflow.register_worker(uuid, text, text) is
-'Registers a worker process: inserts the pgflow.workers row (worker_id chosen by the worker,
-fresh per process boot; queue_name = the flow slug it serves; function_name = its
-deployment name) and returns it. Raises unique_violation when worker_id is already
-registered, so a restarted process cannot inherit a dead one''s identity (cases B17, B25).
-pgflow-py: upstream workers insert the row directly.';
-
-create function pgflow.worker_heartbeat(worker_id uuid)
-returns boolean
-language sql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-  update pgflow.workers as w
-  set last_heartbeat_at = clock_timestamp()
-  where w.worker_id = worker_heartbeat.worker_id
-  returning w.deprecated_at is not null or w.stopped_at is not null;
-$$;
-
-comment on function pgflow.worker_heartbeat(uuid) is
-'Refreshes last_heartbeat_at of worker worker_id and returns true when the worker must stop
-reading (deprecated_at or stopped_at set), false when it may go on, NULL when the worker
-row does not exist (pruned: the worker should register again). pgflow-py: upstream
-workers update the row directly.';
-
-create function pgflow.deprecate_worker(worker_id uuid)
-returns void
-language sql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-  update pgflow.workers as w
-  set deprecated_at = coalesce(w.deprecated_at, clock_timestamp())
-  where w.worker_id = deprecate_worker.worker_id;
-$$;
-
-comment on function pgflow.deprecate_worker(uuid) is
-'Marks worker worker_id deprecated (deprecated_at = now, kept if already set): at its next
-heartbeat the worker stops reading new tasks and drains. Used on shutdown and by
-operators during deploys. pgflow-py extension.';
-
--- ==== 240_function_recover_stalled_tasks.sql ====
--- recover_stalled_tasks: requeue tasks whose worker disappeared (the stalled-task sweep).
-
-create function pgflow.recover_stalled_tasks()
-returns int
-language plpgsql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_requeued int := 0;
-  v_flow record;
-begin
-  -- One sweep at a time; a concurrent call returns 0 at once (the running one covers it).
-  -- Transaction-scoped, so a killed sweep leaves no lock behind.
-  if not pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('pgflow.recover_stalled_tasks')) then
-    return 0;
-  end if;
-
-  -- Stalled: started longer ago than the step's effective timeout (step, else flow) plus a
-  -- 30-second buffer, on the database clock. Rows are locked SKIP LOCKED and the UPDATE
-  -- re-checks status and started_at, so a task completed, failed or restarted meanwhile
-  -- is never touched.
-  for v_flow in
-    with stalled as (
-      select t.run_id, t.step_slug, t.task_index, t.started_at, t.requeued_count
-      from pgflow.step_tasks as t
-      join pgflow.steps as s on s.flow_slug = t.flow_slug and s.step_slug = t.step_slug
-      join pgflow.flows as f on f.flow_slug = t.flow_slug
-      join pgflow.runs as r on r.run_id = t.run_id
-      join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
-      where t.status = 'started'
-        and r.status = 'started'
-        and ss.status = 'started'
-        and t.permanently_stalled_at is null
-        and t.started_at < now() - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30)
-      for update of t skip locked
-    ),
-    swept as (
-      update pgflow.step_tasks as t
-      set status = case when st.requeued_count < 3 then 'queued' else t.status end,
-          started_at = case when st.requeued_count < 3 then null else t.started_at end,
-          last_worker_id = case when st.requeued_count < 3 then null else t.last_worker_id end,
-          requeued_count = case when st.requeued_count < 3 then t.requeued_count + 1 else t.requeued_count end,
-          last_requeued_at = case when st.requeued_count < 3 then now() else t.last_requeued_at end,
-          permanently_stalled_at = case when st.requeued_count < 3 then null else now() end
-      from stalled as st
-      where t.run_id = st.run_id
-        and t.step_slug = st.step_slug
-        and t.task_index = st.task_index
-        and t.status = 'started'
-        and t.started_at = st.started_at
-      returning t.flow_slug, t.message_id, t.status
-    )
-    select
-      sw.flow_slug,
-      coalesce(array_agg(sw.message_id) filter (where sw.status = 'queued' and sw.message_id is not null), '{}') as requeue_ids,
-      coalesce(array_agg(sw.message_id) filter (where sw.status = 'started' and sw.message_id is not null), '{}') as stalled_ids,
-      count(*) filter (where sw.status = 'queued') as requeued
-    from swept as sw
-    group by sw.flow_slug
-  loop
-    -- Requeued: the message becomes visible now. Permanently stalled: archived.
-    perform pgflow.set_vt_batch(v_flow.flow_slug, v_flow.requeue_ids,
-                                array_fill(0, array[cardinality(v_flow.requeue_ids)]));
-    perform pgflow._archive_messages(v_flow.flow_slug, v_flow.stalled_ids);
-    v_requeued := v_requeued + v_flow.requeued;
-  end loop;
-
-  return v_requeued;
-end;
-$$;
-
-comment on function pgflow.recover_stalled_tasks() is
-'The stalled-task sweep. A task is stalled when it is started in a started step of a started
-run (tasks left behind by a failed run or a skipped step are not work any more), not
-permanently stalled, and
-its started_at is older than coalesce(step timeout, flow timeout) + 30 seconds (database
-clock). Requeued up to 3 times (status queued, started_at and last_worker_id NULL,
-requeued_count + 1, last_requeued_at now, message visible at once; attempts_count
-unchanged); after that permanently_stalled_at is stamped, the message archived and the
-status left started (see view pgflow.permanently_stalled_tasks). Returns the number of
-tasks requeued. Safe to run concurrently: a second concurrent call returns 0 (try
-advisory lock), rows are locked SKIP LOCKED and re-checked, so a task completed meanwhile
-is never touched. Does not depend on pgflow.workers rows. pgflow-py: upstream
-requeue_stalled_tasks uses the flow timeout alone (compat/UPSTREAM.md).';
-
-create function pgflow.requeue_stalled_tasks()
-returns int
-language sql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-  select pgflow.recover_stalled_tasks();
-$$;
-
-comment on function pgflow.requeue_stalled_tasks() is
-'Upstream pgflow''s name for the stalled-task sweep; same job and result as
-pgflow.recover_stalled_tasks() (which see). Returns the number of tasks requeued.';
-
-create view pgflow.permanently_stalled_tasks as
-select
-  t.flow_slug,
-  t.run_id,
-  t.step_slug,
-  t.task_index,
-  t.message_id,
-  t.attempts_count,
-  t.requeued_count,
-  t.started_at,
-  t.last_requeued_at,
-  t.permanently_stalled_at,
-  r.status as run_status
-from pgflow.step_tasks as t
-join pgflow.runs as r on r.run_id = t.run_id
-where t.permanently_stalled_at is not null
-  and t.status = 'started';
-
-comment on view pgflow.permanently_stalled_tasks is
-'Tasks the stalled-task sweep gave up on after 3 requeues (their worker died each time) and
-that nobody has resolved since: status still started, message archived. Alert on rows here; resolve by
-failing (pgflow.fail_task) or completing the task.';
-
-create index idx_step_tasks_permanently_stalled on pgflow.step_tasks (permanently_stalled_at)
-  where permanently_stalled_at is not null;
-
--- ==== 250_function_setup_requeue_stalled_tasks_cron.sql ====
--- setup_requeue_stalled_tasks_cron: schedule the stalled-task sweep with pg_cron.
-
-create function pgflow.setup_requeue_stalled_tasks_cron(cron_interval text default '15 seconds')
-returns text
-language plpgsql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_version text;
-  v_schedule text := cron_interval;
-  v_job_id bigint;
-  v_minutes int;
-  -- Kept in a variable: the cron schema may not exist when this function is checked.
-  v_schedule_sql text := 'select cron.schedule($1, $2, $3)';
-begin
-  select e.extversion into v_version from pg_catalog.pg_extension as e where e.extname = 'pg_cron';
-  if v_version is null then
-    raise exception using
-      errcode = 'undefined_object',
-      message = 'pg_cron is not installed in this database',
-      hint = 'Add pg_cron to shared_preload_libraries and run CREATE EXTENSION pg_cron in the '
-             'database named by cron.database_name, or call pgflow.recover_stalled_tasks() '
-             'from your own scheduler (pgflow-worker also runs it every 15 seconds).';
-  end if;
-  if v_schedule is null or btrim(v_schedule) = '' then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = 'cron_interval must be a cron expression or an interval such as ''15 seconds''';
-  end if;
-
-  -- Intervals in minutes become cron expressions (pg_cron's interval syntax is seconds only).
-  v_minutes := substring(v_schedule from '^\s*(\d+)\s*minutes?\s*$')::int;
-  if v_minutes is not null then
-    if v_minutes < 1 or v_minutes > 59 then
-      raise exception using
-        errcode = 'invalid_parameter_value',
-        message = format('cron_interval %L: minute intervals must be 1 to 59 minutes', cron_interval);
-    end if;
-    v_schedule := case when v_minutes = 1 then '* * * * *' else format('*/%s * * * *', v_minutes) end;
-  end if;
-
-  -- pg_cron < 1.5 only knows minute-granularity cron expressions.
-  if v_schedule ~* '^\s*\d+\s*seconds?\s*$'
-     and string_to_array(split_part(v_version, '-', 1), '.')::int[] < array[1, 5] then
-    raise notice 'pg_cron % has no second-based schedules; scheduling the stalled-task sweep every minute instead of every %',
-      v_version, v_schedule;
-    v_schedule := '* * * * *';
-  end if;
-
-  execute v_schedule_sql
-    into v_job_id
-    using 'pgflow_requeue_stalled_tasks', v_schedule, 'select pgflow.requeue_stalled_tasks()';
-
-  return format('Scheduled pgflow_requeue_stalled_tasks (job %s) with schedule ''%s''', v_job_id, v_schedule);
-end;
-$$;
-
-comment on function pgflow.setup_requeue_stalled_tasks_cron(text) is
-'Creates or replaces the pg_cron job pgflow_requeue_stalled_tasks running
-select pgflow.requeue_stalled_tasks() on cron_interval (default ''15 seconds'';
-any cron expression works; ''N minutes'' (1..59) becomes ''*/N * * * *''). pg_cron < 1.5 has no second-based schedules: then the job
-runs every minute (''* * * * *'') and a NOTICE says so. Returns a text naming the job id
-and schedule. Raises undefined_object when pg_cron is not installed in this database.
-Idempotent (one job, replaced by name). As upstream pgflow 0.14.1, plus the pg_cron 1.4
-fallback.';
-
--- ==== 260_function_prune_data_older_than.sql ====
--- prune_data_older_than: retention for finished runs, dead workers and archived messages.
-
-create function pgflow.prune_data_older_than(retention_interval interval)
-returns void
-language plpgsql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_cutoff timestamptz;
-  v_flow record;
-begin
-  if retention_interval is null or retention_interval < interval '0' then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('retention_interval must be a non-negative interval (got %s)', retention_interval);
-  end if;
-  v_cutoff := now() - retention_interval;
-
-  delete from pgflow.workers as w where w.last_heartbeat_at < v_cutoff;
-
-  for v_flow in select f.flow_slug from pgflow.flows as f loop
-    -- Messages of finished runs still in the queue (e.g. of skipped siblings) go first.
-    execute format(
-      'delete from pgmq.%I as q using pgflow.step_tasks as t, pgflow.runs as r
-       where q.msg_id = t.message_id and t.flow_slug = $1 and r.run_id = t.run_id
-         and r.status in (''completed'', ''failed'') and coalesce(r.completed_at, r.failed_at) < $2',
-      pgmq.format_table_name(v_flow.flow_slug, 'q')
-    ) using v_flow.flow_slug, v_cutoff;
-    execute format('delete from pgmq.%I where archived_at < $1', pgmq.format_table_name(v_flow.flow_slug, 'a'))
-      using v_cutoff;
-  end loop;
-
-  -- Finished runs before the cutoff, children first (idx_runs_ended_at finds them).
-  delete from pgflow.step_tasks as t
-  using pgflow.runs as r
-  where t.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
-  delete from pgflow.step_states as ss
-  using pgflow.runs as r
-  where ss.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
-  delete from pgflow.runs as r
-  where r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
-end;
-$$;
-
-comment on function pgflow.prune_data_older_than(interval) is
-'Deletes history older than retention_interval (cutoff = now() - retention_interval):
-workers whose last heartbeat is older; runs completed or failed before the cutoff with all
-their step_tasks and step_states (and their messages still in the queue); archived
-messages (pgmq.a_<flow>) archived before the cutoff. Runs still started are never
-touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
-this function as copy-paste documentation; pgflow-py installs it.';
-
--- ==== 270_function_schedules.sql ====
--- Scheduled flows: pg_cron jobs that start runs, one run per schedule and time slot.
-
-create function pgflow._cron_version()
-returns text
-language plpgsql
-stable
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_version text;
-begin
-  select e.extversion into v_version from pg_catalog.pg_extension as e where e.extname = 'pg_cron';
-  if v_version is null then
-    raise exception using
-      errcode = 'undefined_object',
-      message = 'pg_cron is not installed in this database',
-      hint = 'Add pg_cron to shared_preload_libraries, set cron.database_name to this database '
-             'and run CREATE EXTENSION pg_cron (Debian: apt install postgresql-<major>-cron).';
-  end if;
-  return v_version;
-end;
-$$;
-
-comment on function pgflow._cron_version() is
-'Returns the installed pg_cron version; raises undefined_object with installation advice
-when pg_cron is not installed in this database.';
-
-create function pgflow._schedule_job_name(schedule_name text)
-returns text
-language sql
-immutable
-set search_path = pg_catalog, pg_temp
-as $$
-  select 'pgflow_schedule:' || schedule_name;
-$$;
-
-comment on function pgflow._schedule_job_name(text) is
-'The pg_cron job name of schedule schedule_name: pgflow_schedule:<schedule_name> (at most
-63 characters, pg_cron''s name limit, since schedule names have at most 47).';
-
-create function pgflow.schedule_flow(
-  flow_slug text,
-  schedule text,
-  input jsonb default '{}'::jsonb,
-  schedule_name text default null
-)
-returns bigint
-language plpgsql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_name text := coalesce(schedule_flow.schedule_name, schedule_flow.flow_slug);
-  v_job_name text := pgflow._schedule_job_name(v_name);
-  v_job_id bigint;
-  -- Kept in a variable: the cron schema may not exist when this function is checked.
-  v_schedule_sql text := 'select cron.schedule($1, $2, $3)';
-begin
-  perform pgflow._cron_version();
-
-  -- VALIDATE
-  if not exists (select 1 from pgflow.flows as f where f.flow_slug = schedule_flow.flow_slug) then
-    raise exception using
-      errcode = 'foreign_key_violation',
-      message = format('Flow %L does not exist', schedule_flow.flow_slug);
-  end if;
-  if schedule_flow.schedule_name is not null
-     and (not pgflow.is_valid_slug(schedule_flow.schedule_name) or length(schedule_flow.schedule_name) > 47) then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('Invalid schedule_name %L: use a slug of at most 47 characters', schedule_flow.schedule_name);
-  end if;
-  if schedule_flow.schedule is null or btrim(schedule_flow.schedule) = '' then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('Schedule of flow %L must be a cron expression such as ''0 * * * *''', schedule_flow.flow_slug);
-  end if;
-  if schedule_flow.input is null then
-    raise exception using
-      errcode = 'not_null_violation',
-      message = format('Input of scheduled flow %L must not be NULL', schedule_flow.flow_slug);
-  end if;
-  if jsonb_typeof(schedule_flow.input) <> 'array' and exists (
-    select 1 from pgflow.steps as s
-    where s.flow_slug = schedule_flow.flow_slug and s.step_type = 'map' and s.deps_count = 0
-  ) then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('Flow %L has root map steps but the scheduled input is not an array (got %s)',
-                       schedule_flow.flow_slug, jsonb_typeof(schedule_flow.input));
-  end if;
-
-  -- MUTATE: one job per name; concurrent calls for the same name serialise here, and
-  -- pg_cron replaces a job of the same name.
-  perform pg_catalog.pg_advisory_xact_lock(2, pg_catalog.hashtext(v_name));
-  execute v_schedule_sql into v_job_id
-    using v_job_name, schedule_flow.schedule, format('select pgflow._start_scheduled_flow(%L)', v_name);
-  insert into pgflow.schedules (schedule_name, flow_slug, schedule, input, job_id)
-  values (v_name, schedule_flow.flow_slug, schedule_flow.schedule, schedule_flow.input, v_job_id)
-  on conflict on constraint schedules_pkey do update
-    set flow_slug = excluded.flow_slug,
-        schedule = excluded.schedule,
-        input = excluded.input,
-        job_id = excluded.job_id,
-        updated_at = now();
-  return v_job_id;
-end;
-$$;
-
-comment on function pgflow.schedule_flow(text, text, jsonb, text) is
-'Creates or replaces schedule schedule_name (default: the flow slug): a row in
-pgflow.schedules and the pg_cron job pgflow_schedule:<schedule_name> that starts flow flow_slug with input (jsonb; an array for flows with a root map) on schedule
-(a cron expression; pg_cron >= 1.5 also takes ''N seconds''). Each start is keyed by the
-job and its time slot, so a slot never starts two runs (see _start_scheduled_flow).
-Returns the pg_cron job id. Idempotent; two concurrent calls leave one job. Raises
-undefined_object when pg_cron is not installed, foreign_key_violation for an unknown flow,
-invalid_parameter_value for an empty schedule, a bad schedule_name or a non-array input to
-a root map, and whatever pg_cron raises for an invalid schedule. pgflow-py extension.';
-
-create function pgflow.unschedule_flow(flow_slug text, schedule_name text default null)
-returns boolean
-language plpgsql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_name text := coalesce(unschedule_flow.schedule_name, unschedule_flow.flow_slug);
-  v_removed boolean;
-  v_unschedule_sql text :=
-    'select cron.unschedule(j.jobid) from cron.job as j where j.jobname = $1 and j.username = current_user';
-begin
-  perform pgflow._cron_version();
-  perform pg_catalog.pg_advisory_xact_lock(2, pg_catalog.hashtext(v_name));
-  execute v_unschedule_sql into v_removed using pgflow._schedule_job_name(v_name);
-  delete from pgflow.schedules as sc
-  where sc.schedule_name = v_name and sc.flow_slug = unschedule_flow.flow_slug;
-  return coalesce(v_removed, false) or found;
-end;
-$$;
-
-comment on function pgflow.unschedule_flow(text, text) is
-'Removes schedule schedule_name (default: the flow slug) of flow flow_slug: its
-pgflow.schedules row and its pg_cron job. Returns true when something was removed, false
-when there was nothing (idempotent). Raises
-undefined_object when pg_cron is not installed. pgflow-py extension.';
-
-create function pgflow.sync_flow_schedule(flow_slug text, schedule text, input jsonb default '{}'::jsonb)
-returns text
-language plpgsql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_row pgflow.schedules;
-begin
-  select sc.* into v_row from pgflow.schedules as sc where sc.schedule_name = sync_flow_schedule.flow_slug;
-  if sync_flow_schedule.schedule is null then
-    if v_row.schedule_name is null then
-      return 'none';
-    end if;
-    perform pgflow.unschedule_flow(sync_flow_schedule.flow_slug);
-    return 'removed';
-  end if;
-  if v_row.schedule_name is not null
-     and v_row.flow_slug = sync_flow_schedule.flow_slug
-     and v_row.schedule = sync_flow_schedule.schedule
-     and v_row.input = coalesce(sync_flow_schedule.input, '{}'::jsonb) then
-    return 'unchanged';
-  end if;
-  perform pgflow.schedule_flow(sync_flow_schedule.flow_slug, sync_flow_schedule.schedule,
-                               coalesce(sync_flow_schedule.input, '{}'::jsonb));
-  return case when v_row.schedule_name is null then 'created' else 'updated' end;
-end;
-$$;
-
-comment on function pgflow.sync_flow_schedule(text, text, jsonb) is
-'Makes the default schedule of flow flow_slug (schedule_name = flow_slug) match a flow
-definition: schedule NULL removes it, otherwise it is created or replaced when its schedule
-or input (default {}) differ. Returns what happened: created, updated, unchanged, removed or
-none. Named schedules are never touched. Raises what schedule_flow raises (for example
-undefined_object without pg_cron, unless there is nothing to remove). Used by the worker at
-start and by `pgflow schedule sync`. pgflow-py extension.';
-
-create function pgflow._start_scheduled_flow(schedule_name text)
-returns uuid
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_schedule pgflow.schedules;
-  v_seconds int;
-  v_slot timestamptz;
-  v_run_id uuid;
-begin
-  select sc.* into v_schedule from pgflow.schedules as sc where sc.schedule_name = _start_scheduled_flow.schedule_name;
-  if not found then
-    raise notice 'pgflow: schedule % does not exist any more; nothing started', _start_scheduled_flow.schedule_name;
-    return null;
-  end if;
-
-  -- The time slot this firing belongs to: the minute for cron expressions, the N-second
-  -- bucket for interval schedules; database time.
-  v_seconds := substring(v_schedule.schedule from '^\s*(\d+)\s*seconds?\s*$')::int;
-  if v_seconds is not null and v_seconds > 0 then
-    v_slot := to_timestamp(floor(extract(epoch from now()) / v_seconds) * v_seconds);
-  else
-    v_slot := date_trunc('minute', now());
-  end if;
-  v_run_id := pgflow.scheduled_run_id(v_schedule.schedule_name, v_slot);
-
-  -- GUARD: a second firing in the same slot (pg_cron retry, two schedulers) is a no-op.
-  perform pg_catalog.pg_advisory_xact_lock(3, pg_catalog.hashtext(v_run_id::text));
-  if exists (select 1 from pgflow.runs as r where r.run_id = v_run_id) then
-    return null;
-  end if;
-  perform pgflow.start_flow(v_schedule.flow_slug, v_schedule.input, v_run_id);
-  return v_run_id;
-end;
-$$;
-
-comment on function pgflow._start_scheduled_flow(text) is
-'Called by the pg_cron job of schedule schedule_name: starts its flow with its input under
-run_id = scheduled_run_id(schedule_name, slot), where slot is the current minute (cron
-expressions) or the current N-second bucket (''N seconds'' schedules), database time.
-Returns the run id, or NULL when that slot already has its run (a repeated firing starts
-nothing) or the schedule no longer exists.';
-
-create function pgflow.scheduled_run_id(schedule_name text, slot timestamptz)
-returns uuid
-language sql
-immutable
-set search_path = pg_catalog, pg_temp
-as $$
-  select md5(
-    scheduled_run_id.schedule_name || '@' || extract(epoch from scheduled_run_id.slot)::bigint::text
-  )::uuid;
-$$;
-
-comment on function pgflow.scheduled_run_id(text, timestamptz) is
-'The run id of schedule schedule_name for the time slot starting at slot:
-md5(schedule_name || ''@'' || epoch seconds of slot)::uuid, independent of the session time
-zone. A slot has at most one run. pgflow-py extension.';
-
--- ==== 280_function_read_tasks.sql ====
+-- ==== 402_read_tasks.sql ====
 -- read_tasks: first phase of two-phase polling, for workers without pgmq privileges.
 
 create function pgflow.read_tasks(flow_slug text, vt int, qty int)
@@ -3872,7 +2576,7 @@ Raises foreign_key_violation for an unknown flow (no other queue can be read) an
 invalid_parameter_value for a NULL or negative vt or qty. pgflow-py extension: upstream
 workers call pgmq.read_with_poll directly.';
 
--- ==== 282_function_read_and_start_tasks.sql ====
+-- ==== 403_read_and_start_tasks.sql ====
 -- read_and_start_tasks: both phases of two-phase polling in one call (one round trip).
 
 create function pgflow.read_and_start_tasks(
@@ -3900,13 +2604,6 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
--- Planner settings for batch functions (README "Performance"): every statement is driven
--- by a batch of keys, so index nested loops are right at any table size, a cached generic
--- plan saves re-planning, and JIT compilation never pays off.
-set enable_hashjoin = off
-set enable_mergejoin = off
-set jit = off
-set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_msg_ids bigint[];
@@ -4012,7 +2709,1271 @@ a NULL or negative visibility_timeout or qty, null_value_not_allowed for a NULL
 worker_id. SECURITY DEFINER: for workers with the pgflow_worker role. pgflow-py
 extension (upstream workers call pgmq.read_with_poll and start_tasks in two round trips).';
 
--- ==== 285_function_enable_flow_notify.sql ====
+-- ==== 408__fail_task_with_type_violation.sql ====
+-- _fail_task_with_type_violation: a single step fed a map step something not an array.
+
+create function pgflow._fail_task_with_type_violation(
+  task pgflow.step_tasks,
+  map_step_slug text,
+  output jsonb,
+  produced text
+)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_state pgflow.step_states;
+begin
+  update pgflow.step_tasks as t
+  set status = 'failed',
+      failed_at = now(),
+      output = _fail_task_with_type_violation.output,
+      error_message = format('[TYPE_VIOLATION] Produced %s instead of array', produced)
+  where t.run_id = (task).run_id and t.step_slug = (task).step_slug and t.task_index = (task).task_index;
+
+  update pgflow.step_states as ss
+  set status = 'failed',
+      failed_at = now(),
+      error_message = format('[TYPE_VIOLATION] Map step %s expects array input but dependency %s produced %s',
+                             map_step_slug, (task).step_slug, produced)
+  where ss.run_id = (task).run_id and ss.step_slug = (task).step_slug
+  returning ss.* into v_state;
+
+  if pgflow._realtime_enabled() then
+    perform pgflow._broadcast(v_state.run_id, 'step:' || v_state.step_slug || ':failed',
+      jsonb_build_object(
+        'event_type', 'step:failed',
+        'run_id', v_state.run_id,
+        'step_slug', v_state.step_slug,
+        'status', 'failed',
+        'error_message', v_state.error_message,
+        'failed_at', v_state.failed_at
+      ));
+  end if;
+
+  perform pgflow._fail_run((task).run_id, null);
+  perform pgflow._archive_task_message((task).run_id, (task).step_slug, (task).task_index);
+end;
+$$;
+
+comment on function pgflow._fail_task_with_type_violation(pgflow.step_tasks, text, jsonb, text) is
+'Fails a task whose single step produced output (of JSON type produced, or null) where
+dependent map step map_step_slug needs an array: the task fails with the offending output
+stored and error [TYPE_VIOLATION] Produced <type> instead of array; the step fails with
+[TYPE_VIOLATION] Map step <map> expects array input but dependency <step> produced <type>;
+step:failed is broadcast; the run fails (run:failed without error_message, all queued and
+started messages archived). Retries and when_exhausted are not consulted.';
+
+-- ==== 409__complete_steps.sql ====
+-- _complete_steps: steps lose the tasks that just completed; the last task completes its step,
+-- which then releases its dependents and moves its run forward.
+
+create function pgflow._complete_steps(run_ids uuid[], step_slugs text[], outputs jsonb[])
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_steps_run_ids uuid[];
+  v_steps_slugs text[];
+begin
+  -- MUTATE: each step loses its completed tasks; the last one completes it with its output
+  -- (a single step: the task output; a map: the task outputs in task_index order).
+  with per_step as (
+    select d.run_id, d.step_slug, count(*)::int as n, (array_agg(d.output order by d.pos))[1] as output,
+      min(d.pos) as first_pos
+    from unnest(_complete_steps.run_ids, _complete_steps.step_slugs, _complete_steps.outputs)
+      with ordinality as d (run_id, step_slug, output, pos)
+    group by d.run_id, d.step_slug
+  ),
+  completed as (
+    update pgflow.step_states as ss
+    set remaining_tasks = ss.remaining_tasks - p.n,
+        status = case when ss.remaining_tasks = p.n then 'completed' else ss.status end,
+        completed_at = case when ss.remaining_tasks = p.n then now() end,
+        output = case
+          when ss.remaining_tasks <> p.n then null
+          when s.step_type = 'map' then (
+            select jsonb_agg(t.output order by t.task_index)
+            from pgflow.step_tasks as t
+            where t.run_id = ss.run_id and t.step_slug = ss.step_slug
+          )
+          else p.output
+        end
+    from per_step as p, pgflow.steps as s
+    where ss.run_id = p.run_id and ss.step_slug = p.step_slug
+      and s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+    returning ss.run_id, ss.step_slug, ss.status, p.first_pos
+  )
+  select array_agg(c.run_id order by c.first_pos), array_agg(c.step_slug order by c.first_pos)
+  into v_steps_run_ids, v_steps_slugs
+  from completed as c
+  where c.status = 'completed';
+  if v_steps_run_ids is null then
+    return;
+  end if;
+
+  if pgflow._realtime_enabled() then
+    perform pgflow._broadcast(ss.run_id, 'step:' || ss.step_slug || ':completed',
+      jsonb_build_object(
+        'event_type', 'step:completed',
+        'run_id', ss.run_id,
+        'step_slug', ss.step_slug,
+        'status', 'completed',
+        'output', ss.output,
+        'completed_at', ss.completed_at
+      ))
+    from unnest(v_steps_run_ids, v_steps_slugs) with ordinality as k (run_id, step_slug, pos)
+    join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+    order by k.pos;
+  end if;
+
+  -- CASCADE: dependents released, then the runs move forward (conditions, empty maps,
+  -- ready steps start, runs complete).
+  perform pgflow._release_dependents(v_steps_run_ids, v_steps_slugs);
+  perform pgflow._advance_runs(array(select distinct k.run_id from unnest(v_steps_run_ids) as k (run_id)));
+end;
+$$;
+
+comment on function pgflow._complete_steps(uuid[], text[], jsonb[]) is
+'Bookkeeping after tasks completed: (run_ids[i], step_slugs[i], outputs[i]) is a task that
+has just become completed with that output (one element per task, in report order). Each
+step''s remaining_tasks drops by its number of completed tasks; a step reaching 0
+completes (output: the task output for a single step, the task outputs in task_index
+order for a map), broadcasts step:completed (in report order) when realtime is on,
+releases its dependents (_release_dependents), and the runs of completed steps move
+forward (_advance_runs). Must be called exactly once per completed task (callers pass the
+rows their own UPDATE changed). The caller holds the run rows. pgflow-py internal.';
+
+-- ==== 411__complete_tasks.sql ====
+-- _complete_tasks: the set-based body of complete_tasks for reports that may be applied
+-- together (the one implementation of "a task completes" and what follows from it).
+
+create function pgflow._complete_tasks(
+  ords int[],
+  run_ids uuid[],
+  step_slugs text[],
+  task_indexes int[],
+  outputs jsonb[],
+  attempts int[]
+)
+returns table (ord int, outcome text, reason text, detail text)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_limit bigint := pgflow._max_payload_bytes();
+  v_reasons text[];
+  v_item record;
+  v_flow record;
+  v_done int[];
+  v_done_run_ids uuid[];
+  v_done_step_slugs text[];
+  v_done_outputs jsonb[];
+begin
+  -- GUARD: why each item (position i of the arrays) changes nothing, from the rows as they
+  -- are now (the caller holds their locks); NULL when it completes its task. A task named
+  -- twice completes once, with the output of its first item.
+  select array_agg(g.reason order by g.pos) into v_reasons
+  from (
+    select c.pos,
+      case
+        when c.base_reason is null
+             and row_number() over (partition by c.run_id, c.step_slug, c.task_index, c.base_reason is null
+                                    order by c.pos) > 1 then 'task_not_started'
+        else c.base_reason
+      end as reason
+    from (
+      select u.pos, u.run_id, u.step_slug, u.task_index,
+        case
+          when t.run_id is null then 'unknown_task'
+          when u.attempt is not null and u.attempt is distinct from t.attempts_count then 'stale_attempt'
+          when r.status = 'failed' then 'run_failed'
+          when ss.status <> 'started' then 'step_not_started'
+          when t.status <> 'started' then 'task_not_started'
+          when pg_column_size(u.output) > v_limit then 'payload_too_large'
+          when s.step_type = 'single'
+               and jsonb_typeof(u.output) is distinct from 'array'
+               and exists (
+                 select 1
+                 from pgflow.deps as d
+                 join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
+                 where d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug and cs.step_type = 'map'
+               ) then 'type_violation'
+        end as base_reason
+      from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
+                  _complete_tasks.outputs, _complete_tasks.attempts)
+        with ordinality as u (run_id, step_slug, task_index, output, attempt, pos)
+      left join pgflow.step_tasks as t
+        on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
+      left join pgflow.runs as r on r.run_id = t.run_id
+      left join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
+      left join pgflow.steps as s on s.flow_slug = t.flow_slug and s.step_slug = t.step_slug
+    ) as c
+  ) as g;
+
+  -- MUTATE 0: a single step feeding a map step produced a non-array: its task and step
+  -- fail, and so does the run, whatever max_attempts and when_exhausted say.
+  for v_item in
+    select t as task, u.output,
+      (select cs.step_slug
+       from pgflow.deps as d
+       join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
+       where d.flow_slug = t.flow_slug and d.dep_slug = t.step_slug and cs.step_type = 'map'
+       order by cs.step_index
+       limit 1) as map_step_slug
+    from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
+                _complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, pos)
+    join pgflow.step_tasks as t
+      on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
+    where v_reasons[u.pos] = 'type_violation'
+    order by u.pos
+  loop
+    perform pgflow._fail_task_with_type_violation(v_item.task, v_item.map_step_slug, v_item.output,
+                                                  coalesce(jsonb_typeof(v_item.output), 'null'));
+  end loop;
+
+  -- MUTATE 1: tasks. The WHERE repeats the guards, so an item of a run failed by MUTATE 0
+  -- changes nothing.
+  with done as (
+    update pgflow.step_tasks as t
+    set status = 'completed',
+        completed_at = now(),
+        output = u.output
+    from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
+                _complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, pos),
+      pgflow.runs as r, pgflow.step_states as ss
+    where v_reasons[u.pos] is null
+      and t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
+      and t.status = 'started'
+      and r.run_id = u.run_id and r.status = 'started'
+      and ss.run_id = u.run_id and ss.step_slug = u.step_slug and ss.status = 'started'
+    returning u.pos, t.run_id, t.step_slug, t.output
+  )
+  select array_agg(d.pos order by d.pos), array_agg(d.run_id order by d.pos),
+         array_agg(d.step_slug order by d.pos), array_agg(d.output order by d.pos)
+  into v_done, v_done_run_ids, v_done_step_slugs, v_done_outputs
+  from done as d;
+
+  -- MUTATE 2: messages of completed tasks, and of late reports for a step no longer started
+  -- (skipped, failed), go to the archive: one pgmq.archive per flow.
+  for v_flow in
+    select t.flow_slug, array_agg(distinct t.message_id) as msg_ids
+    from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes)
+      with ordinality as u (run_id, step_slug, task_index, pos)
+    join pgflow.step_tasks as t
+      on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
+    where t.message_id is not null
+      and (u.pos = any(v_done) or v_reasons[u.pos] = 'step_not_started')
+    group by t.flow_slug
+  loop
+    perform pgmq.archive(v_flow.flow_slug, v_flow.msg_ids);
+  end loop;
+
+  -- MUTATE 3 and CASCADE: steps lose their completed tasks, completed steps release
+  -- their dependents, runs move forward.
+  if v_done is not null then
+    perform pgflow._complete_steps(v_done_run_ids, v_done_step_slugs, v_done_outputs);
+  end if;
+
+  -- RETURN: one row per item.
+  return query
+  select _complete_tasks.ords[u.pos]::int,
+    case
+      when u.pos = any(v_done) then 'completed'
+      when v_reasons[u.pos] = 'type_violation' then 'failed'
+      when v_reasons[u.pos] = 'payload_too_large' then 'refused'
+      else 'ignored'
+    end,
+    case
+      when u.pos = any(v_done) then null
+      else coalesce(v_reasons[u.pos], 'run_failed')
+    end,
+    case v_reasons[u.pos]
+      when 'payload_too_large' then pgflow._payload_size_error(_complete_tasks.outputs[u.pos],
+        format('Output of task %s[%s] of run %s', _complete_tasks.step_slugs[u.pos],
+               _complete_tasks.task_indexes[u.pos], _complete_tasks.run_ids[u.pos]))
+      when 'type_violation' then (
+        select t.error_message from pgflow.step_tasks as t
+        where t.run_id = _complete_tasks.run_ids[u.pos] and t.step_slug = _complete_tasks.step_slugs[u.pos]
+          and t.task_index = _complete_tasks.task_indexes[u.pos])
+    end
+  from generate_subscripts(_complete_tasks.run_ids, 1) as u (pos)
+  order by u.pos;
+end;
+$$;
+
+comment on function pgflow._complete_tasks(int[], uuid[], text[], int[], jsonb[], int[]) is
+'Applies reports that may be applied together (complete_tasks sends each run''s reports
+here either all at once or one at a time): item i completes task (run_ids[i],
+step_slugs[i], task_indexes[i]) with outputs[i] unless attempts[i] (NULL: no fence) is
+not the task''s attempts_count, the run failed, the step or the task is not started, or
+the task was named by an earlier item; an output larger than pgflow.max_payload_bytes is
+refused (nothing written); a non-array output of a single step feeding a map fails the
+task, the step and the run ([TYPE_VIOLATION]). Tasks and the archive (one pgmq.archive
+per flow) are updated set-based, then steps, dependents and runs through _complete_steps. Returns (ord, outcome, reason, detail) per item with ord =
+ords[i]: completed (reason NULL), failed (type_violation; detail: the task''s error),
+refused (payload_too_large; detail: "Output of task <step>[<i>] of run <id> is <n> bytes,
+over the limit of <limit> bytes ...") or ignored (unknown_task, stale_attempt,
+run_failed, step_not_started, task_not_started; detail NULL). The caller holds the locks of the runs, step_states and step_tasks
+named (lock order run -> step_state -> step_task). pgflow-py internal.';
+
+-- ==== 412_complete_tasks.sql ====
+-- complete_tasks: a worker reports many task outputs in one call (group commit); one outcome
+-- per report.
+
+create function pgflow.complete_tasks(
+  run_ids uuid[],
+  step_slugs text[],
+  task_indexes int[],
+  outputs jsonb[],
+  attempts int[] default null
+)
+returns table (
+  run_id uuid, step_slug text, task_index int, status text, outcome text, reason text, detail text
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_n int := coalesce(cardinality(complete_tasks.run_ids), 0);
+  v_waves int[];
+  v_max_wave int;
+  v_ords int[] := '{}'::int[];
+  v_outcomes text[] := '{}'::text[];
+  v_reasons text[] := '{}'::text[];
+  v_details text[] := '{}'::text[];
+begin
+  -- VALIDATE: arrays of one length (attempts may be NULL), no NULL key.
+  if coalesce(cardinality(complete_tasks.step_slugs), 0) <> v_n
+     or coalesce(cardinality(complete_tasks.task_indexes), 0) <> v_n
+     or coalesce(cardinality(complete_tasks.outputs), 0) <> v_n
+     or (complete_tasks.attempts is not null and cardinality(complete_tasks.attempts) <> v_n) then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('complete_tasks: run_ids, step_slugs, task_indexes, outputs and attempts must '
+                       'have the same length (got %s, %s, %s, %s and %s)',
+                       v_n, coalesce(cardinality(complete_tasks.step_slugs), 0),
+                       coalesce(cardinality(complete_tasks.task_indexes), 0),
+                       coalesce(cardinality(complete_tasks.outputs), 0),
+                       coalesce(cardinality(complete_tasks.attempts)::text, 'NULL'));
+  end if;
+  if v_n = 0 then
+    return;
+  end if;
+  if array_position(complete_tasks.run_ids, null) is not null
+     or array_position(complete_tasks.step_slugs, null) is not null
+     or array_position(complete_tasks.task_indexes, null) is not null then
+    raise exception using
+      errcode = 'null_value_not_allowed',
+      message = 'complete_tasks: run_ids, step_slugs and task_indexes may not contain NULL';
+  end if;
+
+  -- LOCK: runs, then step_states, then step_tasks (the order of every transition), each in
+  -- key order so that concurrent batches cannot deadlock.
+  perform 1 from pgflow.runs as r
+  where r.run_id = any(complete_tasks.run_ids)
+  order by r.run_id
+  for update;
+
+  perform 1
+  from pgflow.step_states as ss
+  join unnest(complete_tasks.run_ids, complete_tasks.step_slugs) as k (run_id, step_slug)
+    on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+  order by ss.run_id, ss.step_slug
+  for update of ss;
+
+  perform 1
+  from pgflow.step_tasks as t
+  join unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
+    as k (run_id, step_slug, task_index)
+    on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
+  order by t.run_id, t.step_slug, t.task_index
+  for update of t;
+
+  -- WAVES: the reports of a run go to _complete_tasks all at once (wave 1), unless the
+  -- run has several and their order can matter: then its k-th report goes in wave k. The
+  -- order matters while realtime is on (events keep call order), in a flow with conditions
+  -- (a condition may fail the run between two reports) and when a report is for a single
+  -- step feeding a map (a non-array output fails the run).
+  if v_n = 1 then
+    v_max_wave := 1;
+  else
+    select array_agg(w.wave order by w.pos), max(w.wave) into v_waves, v_max_wave
+    from (
+      select u.pos,
+        case when q.run_id is null then 1
+             else row_number() over (partition by u.run_id order by u.pos)::int
+        end as wave
+      from unnest(complete_tasks.run_ids, complete_tasks.step_slugs) with ordinality as u (run_id, step_slug, pos)
+      left join (
+        select k.run_id
+        from unnest(complete_tasks.run_ids, complete_tasks.step_slugs) as k (run_id, step_slug)
+        join pgflow.runs as r on r.run_id = k.run_id
+        group by k.run_id, r.flow_slug
+        having count(*) > 1
+          and (pgflow._realtime_enabled()
+               or pgflow._flow_has_conditions(r.flow_slug)
+               or bool_or(exists (
+                 select 1
+                 from pgflow.steps as s
+                 join pgflow.deps as d on d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug
+                 join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
+                 where s.flow_slug = r.flow_slug and s.step_slug = k.step_slug
+                   and s.step_type = 'single' and cs.step_type = 'map'
+               )))
+      ) as q on q.run_id = u.run_id
+    ) as w;
+  end if;
+
+  if v_max_wave = 1 then
+    select array_agg(c.ord), array_agg(c.outcome), array_agg(c.reason), array_agg(c.detail)
+    into v_ords, v_outcomes, v_reasons, v_details
+    from pgflow._complete_tasks(array(select generate_series(1, v_n)), complete_tasks.run_ids,
+      complete_tasks.step_slugs, complete_tasks.task_indexes, complete_tasks.outputs,
+      complete_tasks.attempts) as c;
+  else
+    for v_wave in 1 .. v_max_wave loop
+      select v_ords || array_agg(c.ord), v_outcomes || array_agg(c.outcome),
+             v_reasons || array_agg(c.reason), v_details || array_agg(c.detail)
+      into v_ords, v_outcomes, v_reasons, v_details
+      from pgflow._complete_tasks(
+        array(select i from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
+        array(select complete_tasks.run_ids[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
+        array(select complete_tasks.step_slugs[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
+        array(select complete_tasks.task_indexes[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
+        array(select complete_tasks.outputs[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
+        array(select complete_tasks.attempts[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i)
+      ) as c;
+    end loop;
+  end if;
+
+  -- RETURN: one row per report, in array order, with the task's status after the call.
+  return query
+  select complete_tasks.run_ids[o.ord], complete_tasks.step_slugs[o.ord],
+         complete_tasks.task_indexes[o.ord], t.status, o.outcome, o.reason, o.detail
+  from unnest(v_ords, v_outcomes, v_reasons, v_details) as o (ord, outcome, reason, detail)
+  left join pgflow.step_tasks as t
+    on t.run_id = complete_tasks.run_ids[o.ord] and t.step_slug = complete_tasks.step_slugs[o.ord]
+      and t.task_index = complete_tasks.task_indexes[o.ord]
+  order by o.ord;
+end;
+$$;
+
+comment on function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]) is
+'Batch form of complete_task for group commit: report i is task (run_ids[i], step_slugs[i],
+task_indexes[i]) with output outputs[i] (jsonb, stored as given), claimed as attempt
+attempts[i] (the attempts_count start_tasks / read_and_start_tasks returned; attempts NULL
+or an element NULL: no fence). The outcome is that of calling complete_task for each
+report in array order within one transaction, with a fixed number of statements per call:
+reports that may be applied together are (_complete_tasks); a run whose reports'' order
+matters (realtime on, a flow with conditions, a single step feeding a map) gets its
+reports applied one at a time. Locks runs, then step_states, then step_tasks, each in key
+order. Returns one row per report, in array order: run_id, step_slug, task_index, status
+(the task''s status after the call; NULL for an unknown task), outcome, reason and detail
+(a sentence for refused and failed reports, else NULL):
+completed (reason NULL); failed with type_violation (a single step feeding a map produced
+a non-array: task, step and run failed); refused with payload_too_large (output larger than
+pgflow.max_payload_bytes, default 16 MiB: nothing written, the task stays started; report
+it with fail_task); ignored, writing nothing, with unknown_task, stale_attempt (a newer
+attempt holds the task: the report is late), run_failed, step_not_started (the message is
+archived) or task_not_started (completed, failed, requeued, or named by an earlier report
+of this call). A repeated call changes nothing more. Raises invalid_parameter_value for
+arrays of different lengths and null_value_not_allowed for a NULL key, writing nothing.
+Empty arrays return nothing. pgflow-py extension (upstream workers call complete_task once
+per task).';
+
+-- ==== 413_complete_task.sql ====
+-- complete_task: a worker reports a task's output (upstream's single-report form of
+-- complete_tasks).
+
+create function pgflow.complete_task(
+  run_id uuid,
+  step_slug text,
+  task_index int,
+  output jsonb,
+  attempt int default null
+)
+returns setof pgflow.step_tasks
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_reason text;
+begin
+  select c.reason into v_reason
+  from pgflow.complete_tasks(array[complete_task.run_id], array[complete_task.step_slug],
+                             array[complete_task.task_index], array[complete_task.output],
+                             array[complete_task.attempt]) as c;
+  -- As upstream callers expect: an output over the limit raises (nothing was written).
+  if v_reason = 'payload_too_large' then
+    perform pgflow._check_payload_size(complete_task.output, format('Output of task %s[%s] of run %s',
+      complete_task.step_slug, complete_task.task_index, complete_task.run_id));
+  end if;
+  return query select t.* from pgflow.step_tasks as t
+    where t.run_id = complete_task.run_id and t.step_slug = complete_task.step_slug
+      and t.task_index = complete_task.task_index;
+end;
+$$;
+
+comment on function pgflow.complete_task(uuid, text, int, jsonb, int) is
+'Records output (jsonb, stored as given: 0, false, "", {} and null stay themselves) for
+task (run_id, step_slug, task_index) and returns the step_tasks row as it is after the
+call. complete_tasks of one report (which see): locks run, then step_state, then
+step_task; the last task of a step completes it (output: the task output, or for a map the
+array of task outputs in task_index order), releases its dependents, runs conditions and
+the empty-map cascade, starts ready steps and completes the run when nothing remains;
+step:completed is broadcast before any cascaded event. A single step whose output feeds a
+map step must produce an array: otherwise the task and step fail with [TYPE_VIOLATION] and
+the run fails at once. attempt (optional, pgflow-py): the attempts_count of the claim
+being reported; when the task''s attempts_count is another (the stalled-task requeue gave
+the task to a newer attempt), the call writes nothing and the returned row shows the other
+attempts_count. Late or duplicate calls change nothing: a failed run returns the row
+untouched (no archive); a step no longer started only archives the message; a task not
+started (completed, failed, requeued) is returned as is. Unknown task: empty result.
+Raises program_limit_exceeded, changing nothing, when the output of a started task is
+larger than pgflow.max_payload_bytes (default 16 MiB, measured with pg_column_size;
+upstream has no limit). As upstream pgflow 0.14.1 complete_task, stricter where noted.';
+
+-- ==== 420__skip_failed_step.sql ====
+-- _skip_failed_step: an exhausted task skips its step (when_exhausted = skip / skip-cascade).
+
+create function pgflow._skip_failed_step(state pgflow.step_states, step pgflow.steps, error_message text)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_state pgflow.step_states;
+begin
+  update pgflow.step_states as ss
+  set status = 'skipped',
+      skip_reason = 'handler_failed',
+      skipped_at = now(),
+      error_message = _skip_failed_step.error_message,
+      remaining_tasks = null
+  where ss.run_id = (state).run_id and ss.step_slug = (state).step_slug
+  returning ss.* into v_state;
+
+  -- Other tasks of the step (map siblings) will not be needed.
+  perform pgflow._archive_messages((step).flow_slug, array(
+    select t.message_id
+    from pgflow.step_tasks as t
+    where t.run_id = (state).run_id
+      and t.step_slug = (state).step_slug
+      and t.status in ('queued', 'started')
+      and t.message_id is not null
+  ));
+
+  if pgflow._realtime_enabled() then
+    perform pgflow._broadcast(v_state.run_id, 'step:' || v_state.step_slug || ':skipped',
+      jsonb_build_object(
+        'event_type', 'step:skipped',
+        'run_id', v_state.run_id,
+        'step_slug', v_state.step_slug,
+        'status', 'skipped',
+        'skip_reason', 'handler_failed',
+        'error_message', v_state.error_message,
+        'skipped_at', v_state.skipped_at
+      ));
+  end if;
+
+  if (step).when_exhausted = 'skip-cascade' then
+    -- The step and its whole subtree are skipped: no dependent is left to release.
+    update pgflow.runs as r
+    set remaining_steps = r.remaining_steps - 1
+    where r.run_id = (state).run_id;
+    perform pgflow._cascade_force_skip_steps((state).run_id, (state).step_slug, 'handler_failed');
+  else
+    perform pgflow._release_dependents(array[(state).run_id], array[(state).step_slug]);
+  end if;
+
+  -- CASCADE: conditions, empty maps, ready steps start, the run completes when done.
+  perform pgflow._advance_runs(array[(state).run_id]);
+end;
+$$;
+
+comment on function pgflow._skip_failed_step(pgflow.step_states, pgflow.steps, text) is
+'Skips step (state) whose task exhausted its attempts: status skipped, skip_reason
+handler_failed, error_message kept; archives its other outstanding messages; broadcasts
+step:skipped (with error_message); decrements remaining_steps once. skip-cascade: also
+skips every transitive dependent (dependency_skipped). skip: dependents run without this
+input (a dependent map gets 0 tasks; _release_dependents). Then _advance_runs
+(conditions, empty maps, ready steps, run completion).';
+
+-- ==== 421__fail_task.sql ====
+-- _fail_task: one failure report applied (the one implementation of "a task's handler
+-- failed": retry with backoff, or exhaustion).
+
+create function pgflow._fail_task(
+  run_id uuid,
+  step_slug text,
+  task_index int,
+  error_message text,
+  attempt int,
+  out outcome text,
+  out reason text
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_run pgflow.runs;
+  v_state pgflow.step_states;
+  v_step pgflow.steps;
+  v_task pgflow.step_tasks;
+  v_max_attempts int;
+  v_base_delay int;
+  v_delay int;
+begin
+  select r.* into v_run from pgflow.runs as r where r.run_id = _fail_task.run_id;
+  select ss.* into v_state from pgflow.step_states as ss
+    where ss.run_id = _fail_task.run_id and ss.step_slug = _fail_task.step_slug;
+  select t.* into v_task from pgflow.step_tasks as t
+    where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
+      and t.task_index = _fail_task.task_index;
+
+  -- GUARD: unknown task; a report from an attempt that no longer holds the task.
+  if v_task.run_id is null then
+    outcome := 'ignored'; reason := 'unknown_task';
+    return;
+  end if;
+  if _fail_task.attempt is not null and _fail_task.attempt is distinct from v_task.attempts_count then
+    outcome := 'ignored'; reason := 'stale_attempt';
+    return;
+  end if;
+  -- GUARD: the run already failed: a started task is closed as failed, no retry.
+  if v_run.status = 'failed' then
+    if v_task.status = 'started' then
+      update pgflow.step_tasks as t
+      set status = 'failed', failed_at = now(), error_message = _fail_task.error_message
+      where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
+        and t.task_index = _fail_task.task_index;
+      outcome := 'failed';
+    else
+      outcome := 'ignored';
+    end if;
+    perform pgflow._archive_task_message(_fail_task.run_id, _fail_task.step_slug, _fail_task.task_index);
+    reason := 'run_failed';
+    return;
+  end if;
+  -- GUARD: late report for a step that is no longer started: only archive the message.
+  if v_state.status <> 'started' then
+    perform pgflow._archive_task_message(_fail_task.run_id, _fail_task.step_slug, _fail_task.task_index);
+    outcome := 'ignored'; reason := 'step_not_started';
+    return;
+  end if;
+  -- GUARD: duplicate or late report for a task that is not started: nothing changes.
+  if v_task.status <> 'started' then
+    outcome := 'ignored'; reason := 'task_not_started';
+    return;
+  end if;
+
+  select s.* into v_step from pgflow.steps as s
+    where s.flow_slug = v_state.flow_slug and s.step_slug = v_state.step_slug;
+  select coalesce(v_step.opt_max_attempts, f.opt_max_attempts), coalesce(v_step.opt_base_delay, f.opt_base_delay)
+    into v_max_attempts, v_base_delay
+  from pgflow.flows as f where f.flow_slug = v_step.flow_slug;
+
+  -- MUTATE (retry): the task is queued again; its message reappears after the backoff
+  -- floor(base_delay * 2^attempts_count) seconds, measured on the database clock.
+  if v_task.attempts_count < v_max_attempts then
+    v_delay := pgflow.calculate_retry_delay(v_base_delay, v_task.attempts_count);
+    update pgflow.step_tasks as t
+    set status = 'queued', started_at = null, failed_at = null, error_message = _fail_task.error_message,
+        permanently_stalled_at = null
+    where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
+      and t.task_index = _fail_task.task_index;
+    update pgflow.step_states as ss
+    set error_message = null, failed_at = null
+    where ss.run_id = _fail_task.run_id and ss.step_slug = _fail_task.step_slug;
+    if not exists (
+      select 1 from pgflow.set_vt_batch(v_step.flow_slug, array[v_task.message_id], array[v_delay])
+    ) then
+      -- The message is gone (archived when the stalled-task requeue gave up on the task):
+      -- a fresh one carries the retry, so the queued task can still be delivered.
+      update pgflow.step_tasks as t
+      set message_id = (
+        select m.msg_id
+        from pgflow._send_task_messages(v_step.flow_slug, array[_fail_task.run_id],
+                                        array[_fail_task.step_slug], array[_fail_task.task_index],
+                                        v_delay) as m (msg_id)
+      )
+      where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
+        and t.task_index = _fail_task.task_index;
+    end if;
+    outcome := 'retried'; reason := null;
+    return;
+  end if;
+
+  -- MUTATE (exhausted): the task fails for good; when_exhausted decides for the step.
+  update pgflow.step_tasks as t
+  set status = 'failed', failed_at = now(), error_message = _fail_task.error_message
+  where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
+    and t.task_index = _fail_task.task_index;
+  perform pgflow._archive_task_message(_fail_task.run_id, _fail_task.step_slug, _fail_task.task_index);
+
+  if v_step.when_exhausted = 'fail' then
+    perform pgflow._fail_step(v_state, _fail_task.error_message);
+  else
+    perform pgflow._skip_failed_step(v_state, v_step, _fail_task.error_message);
+  end if;
+  outcome := 'failed'; reason := 'exhausted';
+end;
+$$;
+
+comment on function pgflow._fail_task(uuid, text, int, text, int) is
+'Applies one failure report for task (run_id, step_slug, task_index) with error_message,
+claimed as attempt (NULL: no fence); the caller (fail_tasks) holds the run, step_state and
+step_task locks. Returns (outcome, reason): retried (NULL: queued again, message hidden for
+calculate_retry_delay(base_delay, attempts_count) seconds, or a fresh message when the
+stalled-task requeue archived it); failed with exhausted (attempts used up: the task fails
+and when_exhausted fails the step and run, skips the step, or skips it with its
+dependents); failed with run_failed (the run had failed: a started task is closed without
+retry); ignored with unknown_task, stale_attempt (attempt is not the task''s
+attempts_count: nothing written), run_failed (task not started), step_not_started (only
+the message archived) or task_not_started. pgflow-py internal.';
+
+-- ==== 422_fail_tasks.sql ====
+-- fail_tasks: a worker reports many handler failures in one call; one outcome per report.
+
+create function pgflow.fail_tasks(
+  run_ids uuid[],
+  step_slugs text[],
+  task_indexes int[],
+  error_messages text[],
+  attempts int[] default null
+)
+returns table (run_id uuid, step_slug text, task_index int, status text, outcome text, reason text)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_n int := coalesce(cardinality(fail_tasks.run_ids), 0);
+  v_item record;
+  v_ords int[] := '{}'::int[];
+  v_outcomes text[] := '{}'::text[];
+  v_reasons text[] := '{}'::text[];
+  v_outcome text;
+  v_reason text;
+begin
+  -- VALIDATE: arrays of one length (attempts may be NULL), no NULL key.
+  if coalesce(cardinality(fail_tasks.step_slugs), 0) <> v_n
+     or coalesce(cardinality(fail_tasks.task_indexes), 0) <> v_n
+     or coalesce(cardinality(fail_tasks.error_messages), 0) <> v_n
+     or (fail_tasks.attempts is not null and cardinality(fail_tasks.attempts) <> v_n) then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('fail_tasks: run_ids, step_slugs, task_indexes, error_messages and attempts '
+                       'must have the same length (got %s, %s, %s, %s and %s)',
+                       v_n, coalesce(cardinality(fail_tasks.step_slugs), 0),
+                       coalesce(cardinality(fail_tasks.task_indexes), 0),
+                       coalesce(cardinality(fail_tasks.error_messages), 0),
+                       coalesce(cardinality(fail_tasks.attempts)::text, 'NULL'));
+  end if;
+  if v_n = 0 then
+    return;
+  end if;
+  if array_position(fail_tasks.run_ids, null) is not null
+     or array_position(fail_tasks.step_slugs, null) is not null
+     or array_position(fail_tasks.task_indexes, null) is not null then
+    raise exception using
+      errcode = 'null_value_not_allowed',
+      message = 'fail_tasks: run_ids, step_slugs and task_indexes may not contain NULL';
+  end if;
+
+  -- LOCK: runs, then step_states, then step_tasks, each in key order.
+  perform 1 from pgflow.runs as r
+  where r.run_id = any(fail_tasks.run_ids)
+  order by r.run_id
+  for update;
+  perform 1
+  from pgflow.step_states as ss
+  join unnest(fail_tasks.run_ids, fail_tasks.step_slugs) as k (run_id, step_slug)
+    on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+  order by ss.run_id, ss.step_slug
+  for update of ss;
+  perform 1
+  from pgflow.step_tasks as t
+  join unnest(fail_tasks.run_ids, fail_tasks.step_slugs, fail_tasks.task_indexes)
+    as k (run_id, step_slug, task_index)
+    on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
+  order by t.run_id, t.step_slug, t.task_index
+  for update of t;
+
+  -- MUTATE: report by report, in array order (each decides its own retry and backoff).
+  for v_item in
+    select u.pos, u.run_id, u.step_slug, u.task_index, u.error_message, u.attempt
+    from unnest(fail_tasks.run_ids, fail_tasks.step_slugs, fail_tasks.task_indexes,
+                fail_tasks.error_messages, fail_tasks.attempts)
+      with ordinality as u (run_id, step_slug, task_index, error_message, attempt, pos)
+    order by u.pos
+  loop
+    select f.outcome, f.reason into v_outcome, v_reason
+    from pgflow._fail_task(v_item.run_id, v_item.step_slug, v_item.task_index, v_item.error_message,
+                           v_item.attempt) as f;
+    v_ords := v_ords || v_item.pos::int;
+    v_outcomes := v_outcomes || v_outcome;
+    v_reasons := v_reasons || v_reason;
+  end loop;
+
+  -- RETURN: one row per report, in array order, with the task's status after the call.
+  return query
+  select fail_tasks.run_ids[o.ord], fail_tasks.step_slugs[o.ord], fail_tasks.task_indexes[o.ord],
+         t.status, o.outcome, o.reason
+  from unnest(v_ords, v_outcomes, v_reasons) as o (ord, outcome, reason)
+  left join pgflow.step_tasks as t
+    on t.run_id = fail_tasks.run_ids[o.ord] and t.step_slug = fail_tasks.step_slugs[o.ord]
+      and t.task_index = fail_tasks.task_indexes[o.ord]
+  order by o.ord;
+end;
+$$;
+
+comment on function pgflow.fail_tasks(uuid[], text[], int[], text[], int[]) is
+'Batch form of fail_task: report i says that the handler of task (run_ids[i],
+step_slugs[i], task_indexes[i]) failed with error_messages[i], on attempt attempts[i] (the
+attempts_count of the claim; attempts NULL or an element NULL: no fence). Locks runs,
+then step_states, then step_tasks, each in key order, then applies the reports one by one
+in array order (_fail_task), as fail_task would. Returns one row per report, in array
+order: run_id, step_slug, task_index, status (after the call; NULL for an unknown task),
+outcome and reason: retried (queued again with backoff), failed (exhausted: when_exhausted
+decided; run_failed: the run had failed, the started task is closed), ignored, writing
+nothing but possibly the archive, with unknown_task, stale_attempt (a newer attempt holds
+the task), run_failed, step_not_started (the message is archived) or task_not_started.
+Raises invalid_parameter_value for arrays of different lengths and
+null_value_not_allowed for a NULL key, writing nothing. Empty arrays return nothing.
+pgflow-py extension.';
+
+-- ==== 423_fail_task.sql ====
+-- fail_task: a worker reports that a task's handler failed (upstream's single-report form of
+-- fail_tasks).
+
+create function pgflow.fail_task(
+  run_id uuid,
+  step_slug text,
+  task_index int,
+  error_message text,
+  attempt int default null
+)
+returns setof pgflow.step_tasks
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform 1
+  from pgflow.fail_tasks(array[fail_task.run_id], array[fail_task.step_slug], array[fail_task.task_index],
+                         array[fail_task.error_message], array[fail_task.attempt]);
+  return query select t.* from pgflow.step_tasks as t
+    where t.run_id = fail_task.run_id and t.step_slug = fail_task.step_slug
+      and t.task_index = fail_task.task_index;
+end;
+$$;
+
+comment on function pgflow.fail_task(uuid, text, int, text, int) is
+'Records that the handler of task (run_id, step_slug, task_index) failed with error_message
+and returns the step_tasks row as it is after the call. fail_tasks of one report (which
+see). Locks run, then step_state, then step_task. While attempts_count (incremented by
+start_tasks, so the first try counts) is below max_attempts (step, else flow) the task is
+queued again and its message hidden for calculate_retry_delay(base_delay, attempts_count)
+seconds: base_delay 5 gives 10, 20, 40 s (a task whose message was archived by the
+stalled-task requeue gets a fresh message). Once exhausted the task fails and
+when_exhausted decides: fail (step and run fail, step:failed then run:failed, every
+outstanding message archived), skip (step skipped with skip_reason handler_failed,
+dependents run without its output) or skip-cascade (the step and all its dependents
+skipped). attempt (optional, pgflow-py): the attempts_count of the claim being reported;
+when the task''s attempts_count is another, the call writes nothing and the returned row
+shows the other attempts_count. Late or duplicate calls change nothing: on a failed run a
+started task is closed as failed without retry; a step no longer started only archives
+the message; a task not started is returned as is. Unknown task: empty result.
+As upstream pgflow 0.14.1 fail_task, with the optional attempt fence.';
+
+-- ==== 430_requeue_stalled_tasks.sql ====
+-- requeue_stalled_tasks: requeue tasks whose worker disappeared (stalled tasks), on the
+-- database clock; after 3 requeues a task is left permanently stalled.
+
+create function pgflow.requeue_stalled_tasks()
+returns int
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_requeued int := 0;
+  v_flow record;
+begin
+  -- One call at a time; a concurrent call returns 0 at once (the running one covers it).
+  -- Transaction-scoped, so a killed call leaves no lock behind.
+  if not pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('pgflow.requeue_stalled_tasks')) then
+    return 0;
+  end if;
+
+  -- Stalled: started longer ago than the step's effective timeout (step, else flow) plus a
+  -- 30-second buffer, on the database clock. Rows are locked SKIP LOCKED and the UPDATE
+  -- re-checks status and started_at, so a task completed, failed or restarted meanwhile
+  -- is never touched.
+  for v_flow in
+    with stalled as (
+      select t.run_id, t.step_slug, t.task_index, t.started_at, t.requeued_count
+      from pgflow.step_tasks as t
+      join pgflow.steps as s on s.flow_slug = t.flow_slug and s.step_slug = t.step_slug
+      join pgflow.flows as f on f.flow_slug = t.flow_slug
+      join pgflow.runs as r on r.run_id = t.run_id
+      join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
+      where t.status = 'started'
+        and r.status = 'started'
+        and ss.status = 'started'
+        and t.permanently_stalled_at is null
+        and t.started_at < now() - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30)
+      for update of t skip locked
+    ),
+    swept as (
+      update pgflow.step_tasks as t
+      set status = case when st.requeued_count < 3 then 'queued' else t.status end,
+          started_at = case when st.requeued_count < 3 then null else t.started_at end,
+          last_worker_id = case when st.requeued_count < 3 then null else t.last_worker_id end,
+          requeued_count = case when st.requeued_count < 3 then t.requeued_count + 1 else t.requeued_count end,
+          last_requeued_at = case when st.requeued_count < 3 then now() else t.last_requeued_at end,
+          permanently_stalled_at = case when st.requeued_count < 3 then null else now() end
+      from stalled as st
+      where t.run_id = st.run_id
+        and t.step_slug = st.step_slug
+        and t.task_index = st.task_index
+        and t.status = 'started'
+        and t.started_at = st.started_at
+      returning t.flow_slug, t.message_id, t.status
+    )
+    select
+      sw.flow_slug,
+      coalesce(array_agg(sw.message_id) filter (where sw.status = 'queued' and sw.message_id is not null), '{}') as requeue_ids,
+      coalesce(array_agg(sw.message_id) filter (where sw.status = 'started' and sw.message_id is not null), '{}') as stalled_ids,
+      count(*) filter (where sw.status = 'queued') as requeued
+    from swept as sw
+    group by sw.flow_slug
+  loop
+    -- Requeued: the message becomes visible now. Permanently stalled: archived.
+    perform pgflow.set_vt_batch(v_flow.flow_slug, v_flow.requeue_ids,
+                                array_fill(0, array[cardinality(v_flow.requeue_ids)]));
+    perform pgflow._archive_messages(v_flow.flow_slug, v_flow.stalled_ids);
+    v_requeued := v_requeued + v_flow.requeued;
+  end loop;
+
+  return v_requeued;
+end;
+$$;
+
+comment on function pgflow.requeue_stalled_tasks() is
+'Requeues stalled tasks. A task is stalled when it is started in a started step of a
+started run (tasks left behind by a failed run or a skipped step are not work any more),
+not permanently stalled, and its started_at is older than coalesce(step timeout, flow
+timeout) + 30 seconds (database clock). Requeued up to 3 times (status queued, started_at
+and last_worker_id NULL, requeued_count + 1, last_requeued_at now, message visible at once;
+attempts_count unchanged, so a late report of the old attempt is fenced by complete_task /
+fail_task''s attempt argument); after that permanently_stalled_at is stamped, the message
+archived and the status left started (see view pgflow.permanently_stalled_tasks). Returns
+the number of tasks requeued. Safe to run concurrently: a second concurrent call returns 0
+(try advisory lock), rows are locked SKIP LOCKED and re-checked, so a task completed
+meanwhile is never touched; a repeated call requeues nothing new. Does not depend on
+pgflow.workers rows. As upstream pgflow 0.14.1 requeue_stalled_tasks, except that the
+timeout is the step''s own when set (upstream: the flow''s; compat/UPSTREAM.md).';
+
+create view pgflow.permanently_stalled_tasks as
+select
+  t.flow_slug,
+  t.run_id,
+  t.step_slug,
+  t.task_index,
+  t.message_id,
+  t.attempts_count,
+  t.requeued_count,
+  t.started_at,
+  t.last_requeued_at,
+  t.permanently_stalled_at,
+  r.status as run_status
+from pgflow.step_tasks as t
+join pgflow.runs as r on r.run_id = t.run_id
+where t.permanently_stalled_at is not null
+  and t.status = 'started';
+
+comment on view pgflow.permanently_stalled_tasks is
+'Tasks requeue_stalled_tasks gave up on after 3 requeues (their worker died each time) and
+that nobody has resolved since: status still started, message archived. Alert on rows here; resolve by
+failing (pgflow.fail_task) or completing the task.';
+
+create index idx_step_tasks_permanently_stalled on pgflow.step_tasks (permanently_stalled_at)
+  where permanently_stalled_at is not null;
+
+-- ==== 431_recover_stalled_tasks.sql ====
+-- recover_stalled_tasks: the name requeue_stalled_tasks had in pgflow-py 0.1.0; kept as an
+-- alias.
+
+create function pgflow.recover_stalled_tasks()
+returns int
+language sql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select pgflow.requeue_stalled_tasks();
+$$;
+
+comment on function pgflow.recover_stalled_tasks() is
+'Deprecated alias of pgflow.requeue_stalled_tasks() (which see), the name it had in
+pgflow-py 0.1.0: same job, same result (the number of tasks requeued).';
+
+-- ==== 500_track_worker_function.sql ====
+-- Worker registry functions.
+
+create function pgflow.track_worker_function(function_name text)
+returns void
+language sql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+  insert into pgflow.worker_functions (function_name, updated_at)
+  values (track_worker_function.function_name, clock_timestamp())
+  on conflict (function_name) do update set updated_at = clock_timestamp();
+$$;
+
+comment on function pgflow.track_worker_function(text) is
+'Records that a worker for function_name (a deployment name) started: inserts the
+worker_functions row or refreshes its updated_at. Called by workers at startup.
+As upstream pgflow 0.14.1.';
+
+-- ==== 501_register_worker.sql ====
+-- register_worker: registers a worker process: inserts the pgflow.workers row (worker_id
+-- chosen by the worker, fresh per process boot; queue_name = the flow slug it serves;
+-- function_name = its deployment name) and returns it.
+
+create function pgflow.register_worker(worker_id uuid, queue_name text, function_name text)
+returns pgflow.workers
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_worker pgflow.workers;
+begin
+  if register_worker.worker_id is null then
+    raise exception using errcode = 'null_value_not_allowed', message = 'worker_id must not be NULL';
+  end if;
+  insert into pgflow.workers (worker_id, queue_name, function_name)
+  values (register_worker.worker_id, register_worker.queue_name, register_worker.function_name)
+  returning * into v_worker;
+  return v_worker;
+exception
+  when unique_violation then
+    raise exception using
+      errcode = 'unique_violation',
+      message = format('Worker %s is already registered', register_worker.worker_id),
+      hint = 'Each worker process must register with a fresh worker_id (one per boot).';
+end;
+$$;
+
+comment on function pgflow.register_worker(uuid, text, text) is
+'Registers a worker process: inserts the pgflow.workers row (worker_id chosen by the worker,
+fresh per process boot; queue_name = the flow slug it serves; function_name = its
+deployment name) and returns it. Raises unique_violation when worker_id is already
+registered, so a restarted process cannot inherit a dead one''s identity (cases B17, B25).
+pgflow-py: upstream workers insert the row directly.';
+
+-- ==== 502_worker_heartbeat.sql ====
+-- worker_heartbeat: refreshes last_heartbeat_at of worker worker_id and returns true when the
+-- worker must stop reading (deprecated_at or stopped_at set), false when it may go on, NULL
+-- when the worker row does not exist (pruned: the worker should register again).
+
+create function pgflow.worker_heartbeat(worker_id uuid)
+returns boolean
+language sql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+  update pgflow.workers as w
+  set last_heartbeat_at = clock_timestamp()
+  where w.worker_id = worker_heartbeat.worker_id
+  returning w.deprecated_at is not null or w.stopped_at is not null;
+$$;
+
+comment on function pgflow.worker_heartbeat(uuid) is
+'Refreshes last_heartbeat_at of worker worker_id and returns true when the worker must stop
+reading (deprecated_at or stopped_at set), false when it may go on, NULL when the worker
+row does not exist (pruned: the worker should register again). pgflow-py: upstream
+workers update the row directly.';
+
+-- ==== 503_deprecate_worker.sql ====
+-- deprecate_worker: marks worker worker_id deprecated (deprecated_at = now, kept if already
+-- set): at its next heartbeat the worker stops reading new tasks and drains.
+
+create function pgflow.deprecate_worker(worker_id uuid)
+returns void
+language sql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+  update pgflow.workers as w
+  set deprecated_at = coalesce(w.deprecated_at, clock_timestamp())
+  where w.worker_id = deprecate_worker.worker_id;
+$$;
+
+comment on function pgflow.deprecate_worker(uuid) is
+'Marks worker worker_id deprecated (deprecated_at = now, kept if already set): at its next
+heartbeat the worker stops reading new tasks and drains. Used on shutdown and by
+operators during deploys. pgflow-py extension.';
+
+-- ==== 504_mark_worker_stopped.sql ====
+-- mark_worker_stopped: stamps workers.stopped_at = clock_timestamp() for worker_id: the worker
+-- shut down gracefully.
+
+create function pgflow.mark_worker_stopped(worker_id uuid)
+returns void
+language sql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+  update pgflow.workers as w
+  set stopped_at = clock_timestamp()
+  where w.worker_id = mark_worker_stopped.worker_id;
+$$;
+
+comment on function pgflow.mark_worker_stopped(uuid) is
+'Stamps workers.stopped_at = clock_timestamp() for worker_id: the worker shut down
+gracefully. Unknown ids are ignored. As upstream pgflow 0.14.1.';
+
+-- ==== 600_setup_requeue_stalled_tasks_cron.sql ====
+-- setup_requeue_stalled_tasks_cron: schedule requeue_stalled_tasks with pg_cron.
+
+create function pgflow.setup_requeue_stalled_tasks_cron(cron_interval text default '15 seconds')
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_version text;
+  v_schedule text := cron_interval;
+  v_job_id bigint;
+  v_minutes int;
+  -- Kept in a variable: the cron schema may not exist when this function is checked.
+  v_schedule_sql text := 'select cron.schedule($1, $2, $3)';
+begin
+  select e.extversion into v_version from pg_catalog.pg_extension as e where e.extname = 'pg_cron';
+  if v_version is null then
+    raise exception using
+      errcode = 'undefined_object',
+      message = 'pg_cron is not installed in this database',
+      hint = 'Add pg_cron to shared_preload_libraries and run CREATE EXTENSION pg_cron in the '
+             'database named by cron.database_name, or call pgflow.requeue_stalled_tasks() '
+             'from your own scheduler (pgflow-worker also runs it every 15 seconds).';
+  end if;
+  if v_schedule is null or btrim(v_schedule) = '' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = 'cron_interval must be a cron expression or an interval such as ''15 seconds''';
+  end if;
+
+  -- Intervals in minutes become cron expressions (pg_cron's interval syntax is seconds only).
+  v_minutes := substring(v_schedule from '^\s*(\d+)\s*minutes?\s*$')::int;
+  if v_minutes is not null then
+    if v_minutes < 1 or v_minutes > 59 then
+      raise exception using
+        errcode = 'invalid_parameter_value',
+        message = format('cron_interval %L: minute intervals must be 1 to 59 minutes', cron_interval);
+    end if;
+    v_schedule := case when v_minutes = 1 then '* * * * *' else format('*/%s * * * *', v_minutes) end;
+  end if;
+
+  -- pg_cron < 1.5 only knows minute-granularity cron expressions.
+  if v_schedule ~* '^\s*\d+\s*seconds?\s*$'
+     and string_to_array(split_part(v_version, '-', 1), '.')::int[] < array[1, 5] then
+    raise notice 'pg_cron % has no second-based schedules; scheduling requeue_stalled_tasks every minute instead of every %',
+      v_version, v_schedule;
+    v_schedule := '* * * * *';
+  end if;
+
+  execute v_schedule_sql
+    into v_job_id
+    using 'pgflow_requeue_stalled_tasks', v_schedule, 'select pgflow.requeue_stalled_tasks()';
+
+  return format('Scheduled pgflow_requeue_stalled_tasks (job %s) with schedule ''%s''', v_job_id, v_schedule);
+end;
+$$;
+
+comment on function pgflow.setup_requeue_stalled_tasks_cron(text) is
+'Creates or replaces the pg_cron job pgflow_requeue_stalled_tasks running
+select pgflow.requeue_stalled_tasks() on cron_interval (default ''15 seconds'';
+any cron expression works; ''N minutes'' (1..59) becomes ''*/N * * * *''). pg_cron < 1.5 has no second-based schedules: then the job
+runs every minute (''* * * * *'') and a NOTICE says so. Returns a text naming the job id
+and schedule. Raises undefined_object when pg_cron is not installed in this database.
+Idempotent (one job, replaced by name). As upstream pgflow 0.14.1, plus the pg_cron 1.4
+fallback.';
+
+-- ==== 601_prune_data_older_than.sql ====
+-- prune_data_older_than: retention for finished runs, dead workers and archived messages.
+
+create function pgflow.prune_data_older_than(retention_interval interval)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_cutoff timestamptz;
+  v_flow record;
+begin
+  if retention_interval is null or retention_interval < interval '0' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('retention_interval must be a non-negative interval (got %s)', retention_interval);
+  end if;
+  v_cutoff := now() - retention_interval;
+
+  delete from pgflow.workers as w where w.last_heartbeat_at < v_cutoff;
+
+  for v_flow in select f.flow_slug from pgflow.flows as f loop
+    -- Messages of finished runs still in the queue (e.g. of skipped siblings) go first.
+    execute format(
+      'delete from pgmq.%I as q using pgflow.step_tasks as t, pgflow.runs as r
+       where q.msg_id = t.message_id and t.flow_slug = $1 and r.run_id = t.run_id
+         and r.status in (''completed'', ''failed'') and coalesce(r.completed_at, r.failed_at) < $2',
+      pgmq.format_table_name(v_flow.flow_slug, 'q')
+    ) using v_flow.flow_slug, v_cutoff;
+    execute format('delete from pgmq.%I where archived_at < $1', pgmq.format_table_name(v_flow.flow_slug, 'a'))
+      using v_cutoff;
+  end loop;
+
+  -- Finished runs before the cutoff, children first (idx_runs_ended_at finds them).
+  delete from pgflow.step_tasks as t
+  using pgflow.runs as r
+  where t.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
+  delete from pgflow.step_states as ss
+  using pgflow.runs as r
+  where ss.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
+  delete from pgflow.runs as r
+  where r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
+end;
+$$;
+
+comment on function pgflow.prune_data_older_than(interval) is
+'Deletes history older than retention_interval (cutoff = now() - retention_interval):
+workers whose last heartbeat is older; runs completed or failed before the cutoff with all
+their step_tasks and step_states (and their messages still in the queue); archived
+messages (pgmq.a_<flow>) archived before the cutoff. Runs still started are never
+touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
+this function as copy-paste documentation; pgflow-py installs it.';
+
+-- ==== 602_enable_flow_notify.sql ====
 -- enable_flow_notify: pgmq's NOTIFY-on-insert for a flow queue, for workers without
 -- pgmq privileges.
 
@@ -4068,7 +4029,286 @@ start; SECURITY DEFINER so that the pgflow_worker role needs no pgmq privileges.
 foreign_key_violation for an unknown flow, invalid_parameter_value for a NULL or negative
 throttle_ms and feature_not_supported when pgmq has no NOTIFY support. pgflow-py extension.';
 
--- ==== 900_security.sql ====
+-- ==== 610__cron_version.sql ====
+-- Scheduled flows: pg_cron jobs that start runs, one run per schedule and time slot.
+
+create function pgflow._cron_version()
+returns text
+language plpgsql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_version text;
+begin
+  select e.extversion into v_version from pg_catalog.pg_extension as e where e.extname = 'pg_cron';
+  if v_version is null then
+    raise exception using
+      errcode = 'undefined_object',
+      message = 'pg_cron is not installed in this database',
+      hint = 'Add pg_cron to shared_preload_libraries, set cron.database_name to this database '
+             'and run CREATE EXTENSION pg_cron (Debian: apt install postgresql-<major>-cron).';
+  end if;
+  return v_version;
+end;
+$$;
+
+comment on function pgflow._cron_version() is
+'Returns the installed pg_cron version; raises undefined_object with installation advice
+when pg_cron is not installed in this database.';
+
+-- ==== 611__schedule_job_name.sql ====
+-- _schedule_job_name: the pg_cron job name of schedule schedule_name:
+-- pgflow_schedule:<schedule_name> (at most 63 characters, pg_cron's name limit, since schedule
+-- names have at most 47).
+
+create function pgflow._schedule_job_name(schedule_name text)
+returns text
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select 'pgflow_schedule:' || schedule_name;
+$$;
+
+comment on function pgflow._schedule_job_name(text) is
+'The pg_cron job name of schedule schedule_name: pgflow_schedule:<schedule_name> (at most
+63 characters, pg_cron''s name limit, since schedule names have at most 47).';
+
+-- ==== 612_schedule_flow.sql ====
+-- schedule_flow: creates or replaces schedule schedule_name (default: the flow slug): a row in
+-- pgflow.schedules and the pg_cron job pgflow_schedule:<schedule_name> that starts flow
+-- flow_slug with input (jsonb; an array for flows with a root map) on schedule (a cron
+-- expression; pg_cron >= 1.5 also takes 'N seconds').
+
+create function pgflow.schedule_flow(
+  flow_slug text,
+  schedule text,
+  input jsonb default '{}'::jsonb,
+  schedule_name text default null
+)
+returns bigint
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_name text := coalesce(schedule_flow.schedule_name, schedule_flow.flow_slug);
+  v_job_name text := pgflow._schedule_job_name(v_name);
+  v_job_id bigint;
+  -- Kept in a variable: the cron schema may not exist when this function is checked.
+  v_schedule_sql text := 'select cron.schedule($1, $2, $3)';
+begin
+  perform pgflow._cron_version();
+
+  -- VALIDATE
+  if not exists (select 1 from pgflow.flows as f where f.flow_slug = schedule_flow.flow_slug) then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = format('Flow %L does not exist', schedule_flow.flow_slug);
+  end if;
+  if schedule_flow.schedule_name is not null
+     and (not pgflow.is_valid_slug(schedule_flow.schedule_name) or length(schedule_flow.schedule_name) > 47) then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Invalid schedule_name %L: use a slug of at most 47 characters', schedule_flow.schedule_name);
+  end if;
+  if schedule_flow.schedule is null or btrim(schedule_flow.schedule) = '' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Schedule of flow %L must be a cron expression such as ''0 * * * *''', schedule_flow.flow_slug);
+  end if;
+  if schedule_flow.input is null then
+    raise exception using
+      errcode = 'not_null_violation',
+      message = format('Input of scheduled flow %L must not be NULL', schedule_flow.flow_slug);
+  end if;
+  if jsonb_typeof(schedule_flow.input) <> 'array' and exists (
+    select 1 from pgflow.steps as s
+    where s.flow_slug = schedule_flow.flow_slug and s.step_type = 'map' and s.deps_count = 0
+  ) then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Flow %L has root map steps but the scheduled input is not an array (got %s)',
+                       schedule_flow.flow_slug, jsonb_typeof(schedule_flow.input));
+  end if;
+
+  -- MUTATE: one job per name; concurrent calls for the same name serialise here, and
+  -- pg_cron replaces a job of the same name.
+  perform pg_catalog.pg_advisory_xact_lock(2, pg_catalog.hashtext(v_name));
+  execute v_schedule_sql into v_job_id
+    using v_job_name, schedule_flow.schedule, format('select pgflow._start_scheduled_flow(%L)', v_name);
+  insert into pgflow.schedules (schedule_name, flow_slug, schedule, input, job_id)
+  values (v_name, schedule_flow.flow_slug, schedule_flow.schedule, schedule_flow.input, v_job_id)
+  on conflict on constraint schedules_pkey do update
+    set flow_slug = excluded.flow_slug,
+        schedule = excluded.schedule,
+        input = excluded.input,
+        job_id = excluded.job_id,
+        updated_at = now();
+  return v_job_id;
+end;
+$$;
+
+comment on function pgflow.schedule_flow(text, text, jsonb, text) is
+'Creates or replaces schedule schedule_name (default: the flow slug): a row in
+pgflow.schedules and the pg_cron job pgflow_schedule:<schedule_name> that starts flow flow_slug with input (jsonb; an array for flows with a root map) on schedule
+(a cron expression; pg_cron >= 1.5 also takes ''N seconds''). Each start is keyed by the
+job and its time slot, so a slot never starts two runs (see _start_scheduled_flow).
+Returns the pg_cron job id. Idempotent; two concurrent calls leave one job. Raises
+undefined_object when pg_cron is not installed, foreign_key_violation for an unknown flow,
+invalid_parameter_value for an empty schedule, a bad schedule_name or a non-array input to
+a root map, and whatever pg_cron raises for an invalid schedule. pgflow-py extension.';
+
+-- ==== 613_unschedule_flow.sql ====
+-- unschedule_flow: removes schedule schedule_name (default: the flow slug) of flow flow_slug:
+-- its pgflow.schedules row and its pg_cron job.
+
+create function pgflow.unschedule_flow(flow_slug text, schedule_name text default null)
+returns boolean
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_name text := coalesce(unschedule_flow.schedule_name, unschedule_flow.flow_slug);
+  v_removed boolean;
+  v_unschedule_sql text :=
+    'select cron.unschedule(j.jobid) from cron.job as j where j.jobname = $1 and j.username = current_user';
+begin
+  perform pgflow._cron_version();
+  perform pg_catalog.pg_advisory_xact_lock(2, pg_catalog.hashtext(v_name));
+  execute v_unschedule_sql into v_removed using pgflow._schedule_job_name(v_name);
+  delete from pgflow.schedules as sc
+  where sc.schedule_name = v_name and sc.flow_slug = unschedule_flow.flow_slug;
+  return coalesce(v_removed, false) or found;
+end;
+$$;
+
+comment on function pgflow.unschedule_flow(text, text) is
+'Removes schedule schedule_name (default: the flow slug) of flow flow_slug: its
+pgflow.schedules row and its pg_cron job. Returns true when something was removed, false
+when there was nothing (idempotent). Raises
+undefined_object when pg_cron is not installed. pgflow-py extension.';
+
+-- ==== 614_sync_flow_schedule.sql ====
+-- sync_flow_schedule: makes the default schedule of flow flow_slug (schedule_name = flow_slug)
+-- match a flow definition: schedule NULL removes it, otherwise it is created or replaced when
+-- its schedule or input (default {}) differ.
+
+create function pgflow.sync_flow_schedule(flow_slug text, schedule text, input jsonb default '{}'::jsonb)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_row pgflow.schedules;
+begin
+  select sc.* into v_row from pgflow.schedules as sc where sc.schedule_name = sync_flow_schedule.flow_slug;
+  if sync_flow_schedule.schedule is null then
+    if v_row.schedule_name is null then
+      return 'none';
+    end if;
+    perform pgflow.unschedule_flow(sync_flow_schedule.flow_slug);
+    return 'removed';
+  end if;
+  if v_row.schedule_name is not null
+     and v_row.flow_slug = sync_flow_schedule.flow_slug
+     and v_row.schedule = sync_flow_schedule.schedule
+     and v_row.input = coalesce(sync_flow_schedule.input, '{}'::jsonb) then
+    return 'unchanged';
+  end if;
+  perform pgflow.schedule_flow(sync_flow_schedule.flow_slug, sync_flow_schedule.schedule,
+                               coalesce(sync_flow_schedule.input, '{}'::jsonb));
+  return case when v_row.schedule_name is null then 'created' else 'updated' end;
+end;
+$$;
+
+comment on function pgflow.sync_flow_schedule(text, text, jsonb) is
+'Makes the default schedule of flow flow_slug (schedule_name = flow_slug) match a flow
+definition: schedule NULL removes it, otherwise it is created or replaced when its schedule
+or input (default {}) differ. Returns what happened: created, updated, unchanged, removed or
+none. Named schedules are never touched. Raises what schedule_flow raises (for example
+undefined_object without pg_cron, unless there is nothing to remove). Used by the worker at
+start and by `pgflow schedule sync`. pgflow-py extension.';
+
+-- ==== 615__start_scheduled_flow.sql ====
+-- _start_scheduled_flow: called by the pg_cron job of schedule schedule_name: starts its flow
+-- with its input under run_id = scheduled_run_id(schedule_name, slot), where slot is the
+-- current minute (cron expressions) or the current N-second bucket ('N seconds' schedules),
+-- database time.
+
+create function pgflow._start_scheduled_flow(schedule_name text)
+returns uuid
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_schedule pgflow.schedules;
+  v_seconds int;
+  v_slot timestamptz;
+  v_run_id uuid;
+begin
+  select sc.* into v_schedule from pgflow.schedules as sc where sc.schedule_name = _start_scheduled_flow.schedule_name;
+  if not found then
+    raise notice 'pgflow: schedule % does not exist any more; nothing started', _start_scheduled_flow.schedule_name;
+    return null;
+  end if;
+
+  -- The time slot this firing belongs to: the minute for cron expressions, the N-second
+  -- bucket for interval schedules; database time.
+  v_seconds := substring(v_schedule.schedule from '^\s*(\d+)\s*seconds?\s*$')::int;
+  if v_seconds is not null and v_seconds > 0 then
+    v_slot := to_timestamp(floor(extract(epoch from now()) / v_seconds) * v_seconds);
+  else
+    v_slot := date_trunc('minute', now());
+  end if;
+  v_run_id := pgflow.scheduled_run_id(v_schedule.schedule_name, v_slot);
+
+  -- GUARD: a second firing in the same slot (pg_cron retry, two schedulers) is a no-op.
+  perform pg_catalog.pg_advisory_xact_lock(3, pg_catalog.hashtext(v_run_id::text));
+  if exists (select 1 from pgflow.runs as r where r.run_id = v_run_id) then
+    return null;
+  end if;
+  perform pgflow.start_flow(v_schedule.flow_slug, v_schedule.input, v_run_id);
+  return v_run_id;
+end;
+$$;
+
+comment on function pgflow._start_scheduled_flow(text) is
+'Called by the pg_cron job of schedule schedule_name: starts its flow with its input under
+run_id = scheduled_run_id(schedule_name, slot), where slot is the current minute (cron
+expressions) or the current N-second bucket (''N seconds'' schedules), database time.
+Returns the run id, or NULL when that slot already has its run (a repeated firing starts
+nothing) or the schedule no longer exists.';
+
+-- ==== 616_scheduled_run_id.sql ====
+-- scheduled_run_id: the run id of schedule schedule_name for the time slot starting at slot:
+-- md5(schedule_name || '@' || epoch seconds of slot)::uuid, independent of the session time
+-- zone.
+
+create function pgflow.scheduled_run_id(schedule_name text, slot timestamptz)
+returns uuid
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select md5(
+    scheduled_run_id.schedule_name || '@' || extract(epoch from scheduled_run_id.slot)::bigint::text
+  )::uuid;
+$$;
+
+comment on function pgflow.scheduled_run_id(text, timestamptz) is
+'The run id of schedule schedule_name for the time slot starting at slot:
+md5(schedule_name || ''@'' || epoch seconds of slot)::uuid, independent of the session time
+zone. A slot has at most one run. pgflow-py extension.';
+
+-- ==== 900_setup_security.sql ====
 -- Security: roles, privileges, SECURITY DEFINER and pinned search paths. Loaded last.
 --
 -- Everything lives in one idempotent function, pgflow.setup_security(), called at the end
@@ -4110,15 +4350,16 @@ begin
 
   -- 2. Functions the roles call that write run as their owner, so the roles need no table
   --    privilege. (Already SECURITY DEFINER in their own files: get_run_with_states,
-  --    start_flow_with_states, recover_stalled_tasks, requeue_stalled_tasks,
+  --    start_flow_with_states, requeue_stalled_tasks, recover_stalled_tasks,
   --    setup_requeue_stalled_tasks_cron, prune_data_older_than, schedule_flow,
   --    unschedule_flow, sync_flow_schedule, read_tasks, read_and_start_tasks,
   --    enable_flow_notify.)
   alter function pgflow.start_flow(text, jsonb, uuid) security definer;
   alter function pgflow.start_tasks(text, bigint[], uuid) security definer;
-  alter function pgflow.complete_task(uuid, text, int, jsonb) security definer;
-  alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[]) security definer;
-  alter function pgflow.fail_task(uuid, text, int, text) security definer;
+  alter function pgflow.complete_task(uuid, text, int, jsonb, int) security definer;
+  alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]) security definer;
+  alter function pgflow.fail_task(uuid, text, int, text, int) security definer;
+  alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[]) security definer;
   alter function pgflow.ensure_flow_compiled(text, jsonb, boolean) security definer;
   alter function pgflow.register_worker(uuid, text, text) security definer;
   alter function pgflow.worker_heartbeat(uuid) security definer;
@@ -4169,9 +4410,10 @@ begin
       pgflow.read_tasks(text, int, int),
       pgflow.read_and_start_tasks(text, uuid, int, int, text[]),
       pgflow.start_tasks(text, bigint[], uuid),
-      pgflow.complete_task(uuid, text, int, jsonb),
-      pgflow.complete_tasks(uuid[], text[], int[], jsonb[]),
-      pgflow.fail_task(uuid, text, int, text),
+      pgflow.complete_task(uuid, text, int, jsonb, int),
+      pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]),
+      pgflow.fail_task(uuid, text, int, text, int),
+      pgflow.fail_tasks(uuid[], text[], int[], text[], int[]),
       pgflow.worker_heartbeat(uuid),
       pgflow.recover_stalled_tasks(),
       pgflow.requeue_stalled_tasks(),
@@ -4211,7 +4453,7 @@ pgflow_worker: USAGE on the schema, SELECT on installed_versions, flows, steps, 
 step_states, step_tasks and permanently_stalled_tasks, EXECUTE on version,
 ensure_flow_compiled, track_worker_function, register_worker, sync_flow_schedule,
 enable_flow_notify, read_tasks, read_and_start_tasks, start_tasks, complete_task,
-complete_tasks, fail_task, worker_heartbeat,
+complete_tasks, fail_task, fail_tasks, worker_heartbeat,
 recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker and mark_worker_stopped.
 pgflow_client: the same USAGE and SELECT, EXECUTE on version, start_flow,
 start_flow_with_states and get_run_with_states. Returns the roles that got their grants.
@@ -4219,3 +4461,36 @@ Run by the install and upgrade scripts; run it again (as the schema owner) after
 a missing role. Executable by the owner only. pgflow-py extension.';
 
 select pgflow.setup_security();
+
+-- ==== 910_planner_settings.sql ====
+-- Planner settings of the entry points that drive batches: the one place they are set.
+--
+-- Why (measured with `make bench`, README "Performance"): every statement of these
+-- functions is driven by a small batch of keys (the reports of one complete_tasks call, the
+-- messages of one read, the steps of one run), so index nested loops are right at any
+-- table size. Left to itself the planner sometimes picked a hash join over a few thousand
+-- rows, and the row estimates of generate_series / unnest made it JIT-compile queries that
+-- run in microseconds (10 ms each time). A generic plan, cached per session, saves
+-- re-planning the same statements at every call. The settings hold for the whole call,
+-- nested functions included (_complete_tasks, _advance_runs, _start_ready_steps,
+-- _queue_step_tasks, ...), whose plans are cached under them. No other function carries a
+-- setting besides search_path (sql_tests/security checks the list).
+--
+-- CREATE OR REPLACE FUNCTION drops these settings: this file runs after every install and
+-- upgrade script's functions.
+
+alter function pgflow.start_flow(text, jsonb, uuid)
+  set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set plan_cache_mode = force_generic_plan;
+
+alter function pgflow.read_and_start_tasks(text, uuid, int, int, text[])
+  set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set plan_cache_mode = force_generic_plan;
+
+alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[])
+  set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set plan_cache_mode = force_generic_plan;
+
+alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[])
+  set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set plan_cache_mode = force_generic_plan;

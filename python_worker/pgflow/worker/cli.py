@@ -95,8 +95,8 @@ def load_flow(reference: str) -> Any:
     type=click.IntRange(min=1),
     default=100,
     show_default=True,
-    help="Most completions per pgflow.complete_tasks call (group commit; 1: one"
-    " pgflow.complete_task call per task).",
+    help="Most reports per pgflow.complete_tasks / pgflow.fail_tasks call (group commit;"
+    " 1: one report per call).",
 )
 @click.option(
     "--max-connections",

@@ -18,10 +18,10 @@ class WorkerConfig:
             ``max_concurrency`` such tasks may wait on their report before reading slows.
         batch_size: most messages read per ``pgflow.read_and_start_tasks`` call (also capped
             by free slots).
-        complete_batch_size: most completions sent in one ``pgflow.complete_tasks`` call
-            (group commit: completions that arrive while a call is on its way go together
-            in the next one, without waiting for a timer). 1 = one ``pgflow.complete_task``
-            call per task, as upstream workers do.
+        complete_batch_size: most reports sent in one ``pgflow.complete_tasks`` (or
+            ``pgflow.fail_tasks``) call (group commit: reports that arrive while a call is on
+            its way go together in the next one, without waiting for a timer). 1 = one
+            report per call, one transaction per task as upstream workers do.
         max_connections: size of the connection pool (the LISTEN connection comes on top).
         poll_interval_seconds: fallback poll period per flow when no NOTIFY arrives; also
             the bound on start latency while the LISTEN connection is down, and for

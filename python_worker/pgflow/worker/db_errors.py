@@ -46,8 +46,9 @@ async def send_report(
     connection is safe. ``describe()`` gives the fields of the retry warning.
 
     Raises:
-        psycopg.errors.ProgramLimitExceeded: an output over ``pgflow.max_payload_bytes``;
-            an OperationalError, but the same report would fail forever.
+        psycopg.errors.ProgramLimitExceeded: e.g. an output over ``pgflow.max_payload_bytes``
+            sent through ``complete_task``: an OperationalError, but the same report would
+            fail forever (``complete_tasks`` refuses such a report for itself instead).
         psycopg.Error: any other refusal of the statement.
     """
     backoff = Backoff(reconnect_max_seconds)

@@ -1,10 +1,14 @@
 """Run one claimed task and report its outcome.
 
 The executor assembles the handler input, calls the handler under its timeout, and reports
-with ``pgflow.complete_task`` or ``pgflow.fail_task``.
+the outcome through a :class:`~pgflow.worker.reports.ReportBatcher`: ``pgflow.complete_tasks``
+for an output, ``pgflow.fail_tasks`` for a failure, each report naming the attempt that ran
+(a late report of an older attempt is ignored in SQL). Every report comes back with SQL's
+verdict (:class:`~pgflow.worker.reports.ReportResult`), logged here; an output SQL refuses
+(over ``pgflow.max_payload_bytes``, or a jsonb the server rejects) fails the task instead.
 
 Handlers never take the worker down: any exception (or a timeout, or an output that is not
-JSON) becomes a ``fail_task`` with the text ``"<ExceptionType>: <message>"``; the SQL then
+JSON) becomes a failure report with the text ``"<ExceptionType>: <message>"``; the SQL then
 decides between a retry (delay computed from the database clock) and exhaustion.
 
 Timeouts: a ``def`` handler runs in its own thread and is abandoned at its timeout; an
@@ -13,7 +17,8 @@ the event loop (``time.sleep``, a blocking driver, long CPU work without ``await
 cannot be interrupted, because the timeout is itself a loop callback: it runs to its end
 (the loop watchdog logs a warning naming it meanwhile) and, if that end came after its
 timeout, its result is discarded and the task fails with ``TimeoutError`` as any other
-overrun does.
+overrun does. Timeouts are measured on a :class:`~pgflow.worker.suspension.SuspensionClock`,
+which leaves out the time the whole worker process was frozen (SIGSTOP, a paused VM).
 """
 
 from __future__ import annotations
@@ -30,13 +35,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool
 
 from pgflow.context import Context, FlowInputSource, KnownFlowInput
-from pgflow.worker import queries
-from pgflow.worker.completions import CompletionBatcher, GroupReportRefused
-from pgflow.worker.db_errors import error_text, send_report
+from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import fields
+from pgflow.worker.reports import ReportBatcher, ReportResult, TaskReport
+from pgflow.worker.suspension import SuspensionClock, active_timeout
 
 logger = logging.getLogger("pgflow.worker")
 
@@ -104,7 +108,7 @@ def handler_input(step: Any, record: Mapping[str, Any]) -> Any:
 
 
 def encode_output(value: Any) -> str:
-    """Serialise a handler result as JSON text for ``complete_task``.
+    """Serialise a handler result as JSON text for ``complete_tasks``.
 
     Every JSON value is kept as itself: ``None`` becomes ``null`` (JSON null, never SQL
     NULL), and ``0``, ``False``, ``""``, ``{}``, ``[]`` stay what they are.
@@ -157,14 +161,14 @@ class Executor:
     """Runs claimed tasks and reports their outcome.
 
     Args:
-        pool: the worker's connection pool.
         flow_inputs: returns the :class:`FlowInputSource` for a run id (lazy loader).
         shutdown: set when the worker is shutting down; handed to handlers as ``ctx.shutdown``.
-        reconnect_max_seconds: backoff cap while the database is unreachable for a report.
+        completions: sends outputs (``pgflow.complete_tasks``).
+        failures: sends failures (``pgflow.fail_tasks``).
+        clock: measures handler time without the process's own suspensions (its ticker
+            thread is started here if it is not running yet).
         on_reported: called with ``(task, completed)`` after a report went through (the
             worker uses it to poll at once when the step has dependents).
-        completions: group commit of completions (``pgflow.complete_tasks``); None = one
-            ``pgflow.complete_task`` call per task.
         on_handler_done: called with the task once its handler has returned (or failed,
             or timed out), before the report is sent.
     """
@@ -172,20 +176,21 @@ class Executor:
     def __init__(
         self,
         *,
-        pool: AsyncConnectionPool,
         flow_inputs: Callable[[str], FlowInputSource],
         shutdown: threading.Event,
-        reconnect_max_seconds: float,
+        completions: ReportBatcher,
+        failures: ReportBatcher,
+        clock: SuspensionClock,
         on_reported: Callable[[ClaimedTask, bool], None] | None = None,
-        completions: CompletionBatcher | None = None,
         on_handler_done: Callable[[ClaimedTask], None] | None = None,
     ) -> None:
-        self._pool = pool
         self._completions = completions
+        self._failures = failures
+        self._clock = clock
+        clock.start()
         self._on_handler_done = on_handler_done
         self._flow_inputs = flow_inputs
         self._shutdown = shutdown
-        self._reconnect_max_seconds = reconnect_max_seconds
         self._on_reported = on_reported
         #: asyncio task -> the claimed task it runs (for the loop watchdog).
         self.running: dict[asyncio.Task[Any], ClaimedTask] = {}
@@ -233,23 +238,18 @@ class Executor:
 
     async def run(self, task: ClaimedTask) -> None:
         """Run one task to its report. Cancellation abandons it (nothing is reported)."""
-        loop = asyncio.get_running_loop()
-        started = loop.time()
         current = asyncio.current_task()
         if current is not None:
             self.running[current] = task
         try:
-            await self._run(task, loop, started)
+            await self._run(task)
         finally:
             if current is not None:
                 self.running.pop(current, None)
 
-    async def _run(
-        self,
-        task: ClaimedTask,
-        loop: asyncio.AbstractEventLoop,
-        started: float,
-    ) -> None:
+    async def _run(self, task: ClaimedTask) -> None:
+        clock = self._clock
+        started = clock.active_time()
         if logger.isEnabledFor(logging.INFO):
             logger.info("task started", extra=fields(**task.log_fields()))
         payload: str | None = None
@@ -263,10 +263,10 @@ class Executor:
             is_sync = not (step.is_async or inspect.iscoroutinefunction(step.handler))
             ctx = self.context_for(task)
             timeout_seconds = ctx.timeout_seconds
-            handler_started = loop.time()
-            async with asyncio.timeout(timeout_seconds) as deadline:
+            handler_started = clock.active_time()
+            async with active_timeout(timeout_seconds, clock) as deadline:
                 output = await self.invoke(step, handler_input(step, task.record), ctx)
-            overran = loop.time() - handler_started - timeout_seconds
+            overran = clock.active_time() - handler_started - timeout_seconds
             if not is_sync and overran > OVERRUN_TOLERANCE_SECONDS:
                 # It blocked the loop, so the timeout could not interrupt it: its result
                 # came too late and is treated like any other overrun.
@@ -293,7 +293,7 @@ class Executor:
             else:
                 error = error_text(exc)
                 failure = exc
-        duration_ms = round((loop.time() - started) * 1000, 1)
+        duration_ms = round((clock.active_time() - started) * 1000, 1)
         if self._on_handler_done is not None:
             self._on_handler_done(task)
         if payload is not None:
@@ -304,34 +304,30 @@ class Executor:
         if self._on_reported is not None:
             self._on_reported(task, completed)
 
-    async def _complete(
-        self, task: ClaimedTask, payload: str, duration_ms: float
-    ) -> bool:
-        params = {
-            "run_id": task.run_id,
-            "step_slug": task.step_slug,
-            "task_index": task.task_index,
-            "output": payload,
-        }
+    def _report_of(self, task: ClaimedTask, payload: str) -> TaskReport:
+        return TaskReport(task.run_id, task.step_slug, task.task_index, task.attempt, payload)
+
+    async def _complete(self, task: ClaimedTask, payload: str, duration_ms: float) -> bool:
+        """Report an output; return whether this report completed the task."""
         try:
-            if self._completions is not None:
-                try:
-                    status = await self._completions.complete(
-                        task.run_id, task.step_slug, task.task_index, payload
-                    )
-                except GroupReportRefused:  # find out whether this task was at fault
-                    status = await self._report(queries.COMPLETE_TASK, params, task)
-            else:
-                status = await self._report(queries.COMPLETE_TASK, params, task)
+            result = await self._completions.report(self._report_of(task, payload))
         except psycopg.Error as exc:  # e.g. jsonb refuses \u0000: fail the task instead
             await self._fail(task, error_text(exc), duration_ms)
             return False
-        if logger.isEnabledFor(logging.INFO):
-            logger.info(
-                "task completed",
-                extra=fields(**task.log_fields(), duration_ms=duration_ms, task_status=status),
-            )
-        return True
+        if result.outcome == "refused":  # over pgflow.max_payload_bytes: nothing was stored
+            await self._fail(task, f"ProgramLimitExceeded: {result.detail}", duration_ms)
+            return False
+        if result.outcome == "completed":
+            if logger.isEnabledFor(logging.INFO):
+                logger.info(
+                    "task completed",
+                    extra=fields(
+                        **task.log_fields(), duration_ms=duration_ms, task_status=result.status
+                    ),
+                )
+            return True
+        self._log_not_applied(task, result, duration_ms)
+        return False
 
     async def _fail(
         self,
@@ -340,40 +336,46 @@ class Executor:
         duration_ms: float,
         failure: BaseException | None = None,
     ) -> None:
-        params = {
-            "run_id": task.run_id,
-            "step_slug": task.step_slug,
-            "task_index": task.task_index,
-            "error_message": message,
-        }
         try:
-            status = await self._report(queries.FAIL_TASK, params, task)
+            result = await self._failures.report(self._report_of(task, message))
         except psycopg.Error as exc:
             logger.error(
-                "fail_task raised; task left to the stalled-task sweep",
+                "failure report refused; the task is left to requeue_stalled_tasks",
                 extra=fields(**task.log_fields(), error=error_text(exc)),
             )
+            return
+        if result.outcome == "ignored":
+            self._log_not_applied(task, result, duration_ms, error=message)
             return
         logger.warning(
             "task failed",
             exc_info=failure,  # the handler's traceback in the log (field "exc" in JSON)
             extra=fields(
-                **task.log_fields(), duration_ms=duration_ms, error=message, task_status=status
+                **task.log_fields(),
+                duration_ms=duration_ms,
+                error=message,
+                task_status=result.status,
+                outcome=result.outcome,
+                reason=result.reason,
             ),
         )
 
-    async def _report(self, query: Any, params: Mapping[str, Any], task: ClaimedTask) -> Any:
-        """Send a report (see :func:`send_report`); return the task status it reports."""
-
-        async def status(cur: Any) -> Any:
-            row = await cur.fetchone()
-            return row[0] if row else None
-
-        return await send_report(
-            self._pool,
-            query,
-            params,
-            status,
-            reconnect_max_seconds=self._reconnect_max_seconds,
-            describe=task.log_fields,
+    def _log_not_applied(
+        self, task: ClaimedTask, result: ReportResult, duration_ms: float, **extra: Any
+    ) -> None:
+        """Log a report SQL did not apply as sent (late, fenced, or failed by its output)."""
+        values = fields(
+            **task.log_fields(),
+            duration_ms=duration_ms,
+            task_status=result.status,
+            outcome=result.outcome,
+            reason=result.reason,
+            detail=result.detail,
+            **extra,
         )
+        if result.reason == "stale_attempt":
+            logger.warning("report ignored: a newer attempt of this task holds it", extra=values)
+        elif result.outcome == "failed":
+            logger.warning("task failed: its output was rejected", extra=values)
+        else:
+            logger.info("report ignored: the task no longer waits for it", extra=values)

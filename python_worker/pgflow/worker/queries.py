@@ -26,9 +26,8 @@ WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
     "pgflow.sync_flow_schedule(text,text,jsonb)",
     "pgflow.enable_flow_notify(text,integer)",
     "pgflow.read_and_start_tasks(text,uuid,integer,integer,text[])",
-    "pgflow.complete_task(uuid,text,integer,jsonb)",
-    "pgflow.complete_tasks(uuid[],text[],integer[],jsonb[])",
-    "pgflow.fail_task(uuid,text,integer,text)",
+    "pgflow.complete_tasks(uuid[],text[],integer[],jsonb[],integer[])",
+    "pgflow.fail_tasks(uuid[],text[],integer[],text[],integer[])",
     "pgflow.worker_heartbeat(uuid)",
     "pgflow.recover_stalled_tasks()",
     "pgflow.deprecate_worker(uuid)",
@@ -100,24 +99,24 @@ RUN_INPUT: Final[LiteralString] = "select input from pgflow.runs where run_id = 
 
 # ---------------------------------------------------------------- reporting
 
-#: Report a successful task with its output (jsonb, JSON null allowed).
-COMPLETE_TASK: Final[LiteralString] = (
-    "select status from pgflow.complete_task(run_id => %(run_id)s::uuid, "
-    "step_slug => %(step_slug)s, task_index => %(task_index)s::int, output => %(output)s::jsonb)"
-)
-
-#: Report many successful tasks in one transaction (group commit); one row per known task.
+#: Report tasks whose handler returned (outputs: JSON text, JSON null allowed), each as the
+#: attempt that ran it; one row per item, in order: the task status after the call, the
+#: outcome (completed / failed / refused / ignored), its reason and a detail sentence.
 COMPLETE_TASKS: Final[LiteralString] = (
-    "select run_id, step_slug, task_index, status from pgflow.complete_tasks("
+    "select status, outcome, reason, detail from pgflow.complete_tasks("
     "run_ids => %(run_ids)s::uuid[], step_slugs => %(step_slugs)s::text[], "
-    "task_indexes => %(task_indexes)s::int[], outputs => %(outputs)s::jsonb[])"
+    "task_indexes => %(task_indexes)s::int[], outputs => %(payloads)s::jsonb[], "
+    "attempts => %(attempts)s::int[])"
 )
 
-#: Report a failed task; the SQL decides between retry (DB-time backoff) and exhaustion.
-FAIL_TASK: Final[LiteralString] = (
-    "select status from pgflow.fail_task(run_id => %(run_id)s::uuid, "
-    "step_slug => %(step_slug)s, task_index => %(task_index)s::int, "
-    "error_message => %(error_message)s)"
+#: Report tasks whose handler failed (payloads: the error messages), each as the attempt
+#: that ran it; the SQL decides between retry (DB-time backoff) and exhaustion. One row per
+#: item, in order, with the columns of COMPLETE_TASKS.
+FAIL_TASKS: Final[LiteralString] = (
+    "select status, outcome, reason, null::text as detail from pgflow.fail_tasks("
+    "run_ids => %(run_ids)s::uuid[], step_slugs => %(step_slugs)s::text[], "
+    "task_indexes => %(task_indexes)s::int[], error_messages => %(payloads)s::text[], "
+    "attempts => %(attempts)s::int[])"
 )
 
 # ---------------------------------------------------------------- timers and shutdown

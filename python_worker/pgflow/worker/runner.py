@@ -23,7 +23,6 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from pgflow.worker import queries, startup
-from pgflow.worker.completions import CompletionBatcher
 from pgflow.worker.config import Backoff, WorkerConfig
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
 from pgflow.worker.errors import WorkerStartupError
@@ -34,6 +33,8 @@ from pgflow.worker.lifecycle import Lifecycle, WorkerState, drain
 from pgflow.worker.log import fields
 from pgflow.worker.notify import Listener
 from pgflow.worker.poller import FlowPoller, Slots
+from pgflow.worker.reports import ReportBatcher
+from pgflow.worker.suspension import SuspensionClock
 from pgflow.worker.watchdog import LoopWatchdog
 
 logger = logging.getLogger("pgflow.worker")
@@ -79,6 +80,8 @@ class Worker:
         self._poller_stops: dict[str, asyncio.Event] = {}
         self._poller_tasks: list[asyncio.Task[None]] = []
         self._watchdog: LoopWatchdog | None = None
+        #: Handler time without the process's own suspensions (SIGSTOP, a paused VM).
+        self._clock = SuspensionClock()
 
     @property
     def application_name(self) -> str:
@@ -135,6 +138,7 @@ class Worker:
         finally:
             if self._watchdog is not None:
                 self._watchdog.stop()
+            self._clock.stop()
             for task in background:
                 task.cancel()
             await self._pool.close(timeout=2)
@@ -198,21 +202,25 @@ class Worker:
             self._pool, loop, reconnect_max_seconds=self.config.reconnect_max_seconds
         )
         self._executor = Executor(
-            pool=self._pool,
             flow_inputs=self._inputs.source,
             shutdown=self.lifecycle.shutdown,
-            reconnect_max_seconds=self.config.reconnect_max_seconds,
             on_reported=self._on_reported,
             on_handler_done=self._handler_done,
-            completions=(
-                CompletionBatcher(
-                    self._pool,
-                    max_batch=self.config.complete_batch_size,
-                    reconnect_max_seconds=self.config.reconnect_max_seconds,
-                )
-                if self.config.complete_batch_size > 1
-                else None
+            completions=ReportBatcher(
+                self._pool,
+                statement=queries.COMPLETE_TASKS,
+                name="complete_tasks",
+                max_batch=self.config.complete_batch_size,
+                reconnect_max_seconds=self.config.reconnect_max_seconds,
             ),
+            failures=ReportBatcher(
+                self._pool,
+                statement=queries.FAIL_TASKS,
+                name="fail_tasks",
+                max_batch=self.config.complete_batch_size,
+                reconnect_max_seconds=self.config.reconnect_max_seconds,
+            ),
+            clock=self._clock,
         )
         tasks: list[asyncio.Task[None]] = []
         for flow in self.flows:

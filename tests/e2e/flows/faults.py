@@ -174,3 +174,16 @@ async def flaky(input, ctx):
     if ctx.attempt < 3:
         raise RuntimeError(f"attempt {ctx.attempt} fails")
     return {"attempt": ctx.attempt}
+
+
+# ---------------------------------------------------------------- a worker frozen by SIGSTOP
+# A map of tasks with a short timeout and max_attempts 2: a worker frozen past the stall
+# threshold must neither time its handlers out on resume nor, through a late failure
+# report, spend the last attempt of a task another worker holds.
+frozen = Flow("frozen", timeout=3, max_attempts=2, base_delay=1)
+
+
+@frozen.map()
+async def hold_and_sign(item):
+    await _hold()
+    return {"item": item, "pid": os.getpid()}

@@ -1,0 +1,39 @@
+-- Flow shapes: what a worker's flow definition looks like, and how it compares with the
+-- definition stored in the database (auto-compilation, spec 7.17).
+
+create function pgflow._get_flow_shape(p_flow_slug text)
+returns jsonb
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select jsonb_build_object('steps', coalesce(jsonb_agg(
+    jsonb_build_object(
+      'slug', s.step_slug,
+      'stepType', s.step_type,
+      'dependencies', coalesce((
+        select jsonb_agg(d.dep_slug order by d.dep_slug)
+        from pgflow.deps as d
+        where d.flow_slug = s.flow_slug and d.step_slug = s.step_slug
+      ), '[]'::jsonb),
+      'whenUnmet', s.when_unmet,
+      'whenExhausted', s.when_exhausted,
+      'requiredInputPattern', case
+        when s.required_input_pattern is null then '{"defined": false}'::jsonb
+        else jsonb_build_object('defined', true, 'value', s.required_input_pattern)
+      end,
+      'forbiddenInputPattern', case
+        when s.forbidden_input_pattern is null then '{"defined": false}'::jsonb
+        else jsonb_build_object('defined', true, 'value', s.forbidden_input_pattern)
+      end
+    ) order by s.step_index
+  ), '[]'::jsonb))
+  from pgflow.steps as s
+  where s.flow_slug = p_flow_slug;
+$$;
+
+comment on function pgflow._get_flow_shape(text) is
+'Returns the stored shape of flow p_flow_slug: {"steps": [{slug, stepType, dependencies
+(sorted), whenUnmet, whenExhausted, requiredInputPattern, forbiddenInputPattern}, ...]} in
+step_index order, without options; {"steps": []} for an unknown flow. Patterns are
+{"defined": false} or {"defined": true, "value": <json>}. As upstream pgflow 0.14.1.';

@@ -1,0 +1,68 @@
+-- _release_dependents: steps that finished (completed or skipped) leave their run's count of
+-- remaining steps and release their dependents (the one implementation of that bookkeeping).
+
+create function pgflow._release_dependents(run_ids uuid[], step_slugs text[])
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if coalesce(cardinality(_release_dependents.run_ids), 0) = 0 then
+    return;
+  end if;
+
+  -- MUTATE 1: each run loses its finished steps.
+  update pgflow.runs as r
+  set remaining_steps = r.remaining_steps - p.n
+  from (
+    select u.run_id, count(*)::int as n
+    from unnest(_release_dependents.run_ids) as u (run_id)
+    group by u.run_id
+  ) as p
+  where r.run_id = p.run_id;
+
+  -- MUTATE 2: each created dependent loses one pending parent per finished parent. A
+  -- dependent map (one parent) learns its task count: 0 after a skipped parent, the task
+  -- count of a parent map, the array length of a single parent's output (left NULL for a
+  -- non-array: complete_tasks fails such a run before it gets here).
+  with parents as (
+    select ss.run_id, ss.flow_slug, ss.step_slug, ss.status, ss.initial_tasks, ss.output, s.step_type
+    from unnest(_release_dependents.run_ids, _release_dependents.step_slugs) as k (run_id, step_slug)
+    join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+    join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+  ),
+  edges as (
+    select p.run_id, p.flow_slug, d.step_slug as child_slug, count(*)::int as n,
+      max(case
+        when p.status = 'skipped' then 0
+        when p.step_type = 'map' then p.initial_tasks
+        when jsonb_typeof(p.output) = 'array' then jsonb_array_length(p.output)
+      end) as parent_tasks
+    from parents as p
+    join pgflow.deps as d on d.flow_slug = p.flow_slug and d.dep_slug = p.step_slug
+    group by p.run_id, p.flow_slug, d.step_slug
+  )
+  update pgflow.step_states as ss
+  set remaining_deps = ss.remaining_deps - e.n,
+      initial_tasks = case
+        when cs.step_type = 'map' and ss.initial_tasks is null then e.parent_tasks
+        else ss.initial_tasks
+      end
+  from edges as e, pgflow.steps as cs
+  where ss.run_id = e.run_id and ss.step_slug = e.child_slug and ss.status = 'created'
+    and cs.flow_slug = e.flow_slug and cs.step_slug = e.child_slug;
+end;
+$$;
+
+comment on function pgflow._release_dependents(uuid[], text[]) is
+'Bookkeeping after steps finished: (run_ids[i], step_slugs[i]) is a step that has just
+become completed or skipped. Each run''s remaining_steps drops by its number of finished
+steps; each created dependent''s remaining_deps drops by its number of finished parents;
+a dependent map whose task count is still unknown gets it: 0 after a skipped parent, the
+parent''s task count for a parent map, the length of the parent''s array output for a
+single parent. Starts nothing and completes nothing (_advance_runs does). Must be called
+exactly once per finished step (a second call would count it twice): callers call it for
+the rows their own UPDATE just changed. Locks run rows, then step_states. pgflow-py
+internal, used by complete_tasks, cascade_complete_taskless_steps,
+cascade_resolve_conditions and _skip_failed_step.';

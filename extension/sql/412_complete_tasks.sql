@@ -1,0 +1,164 @@
+-- complete_tasks: a worker reports many task outputs in one call (group commit); one outcome
+-- per report.
+
+create function pgflow.complete_tasks(
+  run_ids uuid[],
+  step_slugs text[],
+  task_indexes int[],
+  outputs jsonb[],
+  attempts int[] default null
+)
+returns table (
+  run_id uuid, step_slug text, task_index int, status text, outcome text, reason text, detail text
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_n int := coalesce(cardinality(complete_tasks.run_ids), 0);
+  v_waves int[];
+  v_max_wave int;
+  v_ords int[] := '{}'::int[];
+  v_outcomes text[] := '{}'::text[];
+  v_reasons text[] := '{}'::text[];
+  v_details text[] := '{}'::text[];
+begin
+  -- VALIDATE: arrays of one length (attempts may be NULL), no NULL key.
+  if coalesce(cardinality(complete_tasks.step_slugs), 0) <> v_n
+     or coalesce(cardinality(complete_tasks.task_indexes), 0) <> v_n
+     or coalesce(cardinality(complete_tasks.outputs), 0) <> v_n
+     or (complete_tasks.attempts is not null and cardinality(complete_tasks.attempts) <> v_n) then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('complete_tasks: run_ids, step_slugs, task_indexes, outputs and attempts must '
+                       'have the same length (got %s, %s, %s, %s and %s)',
+                       v_n, coalesce(cardinality(complete_tasks.step_slugs), 0),
+                       coalesce(cardinality(complete_tasks.task_indexes), 0),
+                       coalesce(cardinality(complete_tasks.outputs), 0),
+                       coalesce(cardinality(complete_tasks.attempts)::text, 'NULL'));
+  end if;
+  if v_n = 0 then
+    return;
+  end if;
+  if array_position(complete_tasks.run_ids, null) is not null
+     or array_position(complete_tasks.step_slugs, null) is not null
+     or array_position(complete_tasks.task_indexes, null) is not null then
+    raise exception using
+      errcode = 'null_value_not_allowed',
+      message = 'complete_tasks: run_ids, step_slugs and task_indexes may not contain NULL';
+  end if;
+
+  -- LOCK: runs, then step_states, then step_tasks (the order of every transition), each in
+  -- key order so that concurrent batches cannot deadlock.
+  perform 1 from pgflow.runs as r
+  where r.run_id = any(complete_tasks.run_ids)
+  order by r.run_id
+  for update;
+
+  perform 1
+  from pgflow.step_states as ss
+  join unnest(complete_tasks.run_ids, complete_tasks.step_slugs) as k (run_id, step_slug)
+    on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+  order by ss.run_id, ss.step_slug
+  for update of ss;
+
+  perform 1
+  from pgflow.step_tasks as t
+  join unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
+    as k (run_id, step_slug, task_index)
+    on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
+  order by t.run_id, t.step_slug, t.task_index
+  for update of t;
+
+  -- WAVES: the reports of a run go to _complete_tasks all at once (wave 1), unless the
+  -- run has several and their order can matter: then its k-th report goes in wave k. The
+  -- order matters while realtime is on (events keep call order), in a flow with conditions
+  -- (a condition may fail the run between two reports) and when a report is for a single
+  -- step feeding a map (a non-array output fails the run).
+  if v_n = 1 then
+    v_max_wave := 1;
+  else
+    select array_agg(w.wave order by w.pos), max(w.wave) into v_waves, v_max_wave
+    from (
+      select u.pos,
+        case when q.run_id is null then 1
+             else row_number() over (partition by u.run_id order by u.pos)::int
+        end as wave
+      from unnest(complete_tasks.run_ids, complete_tasks.step_slugs) with ordinality as u (run_id, step_slug, pos)
+      left join (
+        select k.run_id
+        from unnest(complete_tasks.run_ids, complete_tasks.step_slugs) as k (run_id, step_slug)
+        join pgflow.runs as r on r.run_id = k.run_id
+        group by k.run_id, r.flow_slug
+        having count(*) > 1
+          and (pgflow._realtime_enabled()
+               or pgflow._flow_has_conditions(r.flow_slug)
+               or bool_or(exists (
+                 select 1
+                 from pgflow.steps as s
+                 join pgflow.deps as d on d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug
+                 join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
+                 where s.flow_slug = r.flow_slug and s.step_slug = k.step_slug
+                   and s.step_type = 'single' and cs.step_type = 'map'
+               )))
+      ) as q on q.run_id = u.run_id
+    ) as w;
+  end if;
+
+  if v_max_wave = 1 then
+    select array_agg(c.ord), array_agg(c.outcome), array_agg(c.reason), array_agg(c.detail)
+    into v_ords, v_outcomes, v_reasons, v_details
+    from pgflow._complete_tasks(array(select generate_series(1, v_n)), complete_tasks.run_ids,
+      complete_tasks.step_slugs, complete_tasks.task_indexes, complete_tasks.outputs,
+      complete_tasks.attempts) as c;
+  else
+    for v_wave in 1 .. v_max_wave loop
+      select v_ords || array_agg(c.ord), v_outcomes || array_agg(c.outcome),
+             v_reasons || array_agg(c.reason), v_details || array_agg(c.detail)
+      into v_ords, v_outcomes, v_reasons, v_details
+      from pgflow._complete_tasks(
+        array(select i from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
+        array(select complete_tasks.run_ids[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
+        array(select complete_tasks.step_slugs[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
+        array(select complete_tasks.task_indexes[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
+        array(select complete_tasks.outputs[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
+        array(select complete_tasks.attempts[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i)
+      ) as c;
+    end loop;
+  end if;
+
+  -- RETURN: one row per report, in array order, with the task's status after the call.
+  return query
+  select complete_tasks.run_ids[o.ord], complete_tasks.step_slugs[o.ord],
+         complete_tasks.task_indexes[o.ord], t.status, o.outcome, o.reason, o.detail
+  from unnest(v_ords, v_outcomes, v_reasons, v_details) as o (ord, outcome, reason, detail)
+  left join pgflow.step_tasks as t
+    on t.run_id = complete_tasks.run_ids[o.ord] and t.step_slug = complete_tasks.step_slugs[o.ord]
+      and t.task_index = complete_tasks.task_indexes[o.ord]
+  order by o.ord;
+end;
+$$;
+
+comment on function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]) is
+'Batch form of complete_task for group commit: report i is task (run_ids[i], step_slugs[i],
+task_indexes[i]) with output outputs[i] (jsonb, stored as given), claimed as attempt
+attempts[i] (the attempts_count start_tasks / read_and_start_tasks returned; attempts NULL
+or an element NULL: no fence). The outcome is that of calling complete_task for each
+report in array order within one transaction, with a fixed number of statements per call:
+reports that may be applied together are (_complete_tasks); a run whose reports'' order
+matters (realtime on, a flow with conditions, a single step feeding a map) gets its
+reports applied one at a time. Locks runs, then step_states, then step_tasks, each in key
+order. Returns one row per report, in array order: run_id, step_slug, task_index, status
+(the task''s status after the call; NULL for an unknown task), outcome, reason and detail
+(a sentence for refused and failed reports, else NULL):
+completed (reason NULL); failed with type_violation (a single step feeding a map produced
+a non-array: task, step and run failed); refused with payload_too_large (output larger than
+pgflow.max_payload_bytes, default 16 MiB: nothing written, the task stays started; report
+it with fail_task); ignored, writing nothing, with unknown_task, stale_attempt (a newer
+attempt holds the task: the report is late), run_failed, step_not_started (the message is
+archived) or task_not_started (completed, failed, requeued, or named by an earlier report
+of this call). A repeated call changes nothing more. Raises invalid_parameter_value for
+arrays of different lengths and null_value_not_allowed for a NULL key, writing nothing.
+Empty arrays return nothing. pgflow-py extension (upstream workers call complete_task once
+per task).';

@@ -1,0 +1,109 @@
+-- fail_tasks: a worker reports many handler failures in one call; one outcome per report.
+
+create function pgflow.fail_tasks(
+  run_ids uuid[],
+  step_slugs text[],
+  task_indexes int[],
+  error_messages text[],
+  attempts int[] default null
+)
+returns table (run_id uuid, step_slug text, task_index int, status text, outcome text, reason text)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_n int := coalesce(cardinality(fail_tasks.run_ids), 0);
+  v_item record;
+  v_ords int[] := '{}'::int[];
+  v_outcomes text[] := '{}'::text[];
+  v_reasons text[] := '{}'::text[];
+  v_outcome text;
+  v_reason text;
+begin
+  -- VALIDATE: arrays of one length (attempts may be NULL), no NULL key.
+  if coalesce(cardinality(fail_tasks.step_slugs), 0) <> v_n
+     or coalesce(cardinality(fail_tasks.task_indexes), 0) <> v_n
+     or coalesce(cardinality(fail_tasks.error_messages), 0) <> v_n
+     or (fail_tasks.attempts is not null and cardinality(fail_tasks.attempts) <> v_n) then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('fail_tasks: run_ids, step_slugs, task_indexes, error_messages and attempts '
+                       'must have the same length (got %s, %s, %s, %s and %s)',
+                       v_n, coalesce(cardinality(fail_tasks.step_slugs), 0),
+                       coalesce(cardinality(fail_tasks.task_indexes), 0),
+                       coalesce(cardinality(fail_tasks.error_messages), 0),
+                       coalesce(cardinality(fail_tasks.attempts)::text, 'NULL'));
+  end if;
+  if v_n = 0 then
+    return;
+  end if;
+  if array_position(fail_tasks.run_ids, null) is not null
+     or array_position(fail_tasks.step_slugs, null) is not null
+     or array_position(fail_tasks.task_indexes, null) is not null then
+    raise exception using
+      errcode = 'null_value_not_allowed',
+      message = 'fail_tasks: run_ids, step_slugs and task_indexes may not contain NULL';
+  end if;
+
+  -- LOCK: runs, then step_states, then step_tasks, each in key order.
+  perform 1 from pgflow.runs as r
+  where r.run_id = any(fail_tasks.run_ids)
+  order by r.run_id
+  for update;
+  perform 1
+  from pgflow.step_states as ss
+  join unnest(fail_tasks.run_ids, fail_tasks.step_slugs) as k (run_id, step_slug)
+    on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+  order by ss.run_id, ss.step_slug
+  for update of ss;
+  perform 1
+  from pgflow.step_tasks as t
+  join unnest(fail_tasks.run_ids, fail_tasks.step_slugs, fail_tasks.task_indexes)
+    as k (run_id, step_slug, task_index)
+    on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
+  order by t.run_id, t.step_slug, t.task_index
+  for update of t;
+
+  -- MUTATE: report by report, in array order (each decides its own retry and backoff).
+  for v_item in
+    select u.pos, u.run_id, u.step_slug, u.task_index, u.error_message, u.attempt
+    from unnest(fail_tasks.run_ids, fail_tasks.step_slugs, fail_tasks.task_indexes,
+                fail_tasks.error_messages, fail_tasks.attempts)
+      with ordinality as u (run_id, step_slug, task_index, error_message, attempt, pos)
+    order by u.pos
+  loop
+    select f.outcome, f.reason into v_outcome, v_reason
+    from pgflow._fail_task(v_item.run_id, v_item.step_slug, v_item.task_index, v_item.error_message,
+                           v_item.attempt) as f;
+    v_ords := v_ords || v_item.pos::int;
+    v_outcomes := v_outcomes || v_outcome;
+    v_reasons := v_reasons || v_reason;
+  end loop;
+
+  -- RETURN: one row per report, in array order, with the task's status after the call.
+  return query
+  select fail_tasks.run_ids[o.ord], fail_tasks.step_slugs[o.ord], fail_tasks.task_indexes[o.ord],
+         t.status, o.outcome, o.reason
+  from unnest(v_ords, v_outcomes, v_reasons) as o (ord, outcome, reason)
+  left join pgflow.step_tasks as t
+    on t.run_id = fail_tasks.run_ids[o.ord] and t.step_slug = fail_tasks.step_slugs[o.ord]
+      and t.task_index = fail_tasks.task_indexes[o.ord]
+  order by o.ord;
+end;
+$$;
+
+comment on function pgflow.fail_tasks(uuid[], text[], int[], text[], int[]) is
+'Batch form of fail_task: report i says that the handler of task (run_ids[i],
+step_slugs[i], task_indexes[i]) failed with error_messages[i], on attempt attempts[i] (the
+attempts_count of the claim; attempts NULL or an element NULL: no fence). Locks runs,
+then step_states, then step_tasks, each in key order, then applies the reports one by one
+in array order (_fail_task), as fail_task would. Returns one row per report, in array
+order: run_id, step_slug, task_index, status (after the call; NULL for an unknown task),
+outcome and reason: retried (queued again with backoff), failed (exhausted: when_exhausted
+decided; run_failed: the run had failed, the started task is closed), ignored, writing
+nothing but possibly the archive, with unknown_task, stale_attempt (a newer attempt holds
+the task), run_failed, step_not_started (the message is archived) or task_not_started.
+Raises invalid_parameter_value for arrays of different lengths and
+null_value_not_allowed for a NULL key, writing nothing. Empty arrays return nothing.
+pgflow-py extension.';

@@ -1,0 +1,152 @@
+-- Security: roles, privileges, SECURITY DEFINER and pinned search paths. Loaded last.
+--
+-- Everything lives in one idempotent function, pgflow.setup_security(), called at the end
+-- of the install script and at the end of every upgrade script (CREATE OR REPLACE
+-- FUNCTION resets SECURITY DEFINER and SET search_path, so an upgrade that replaces a
+-- function must call it again afterwards). An administrator calls it again after creating
+-- the roles by hand when the installing role could not (no CREATEROLE).
+--
+-- The model (README "Security", compat/UPSTREAM.md "Deliberate differences"):
+-- - PUBLIC gets nothing in schema pgflow (the schema holds engine state).
+-- - pgflow_worker (NOLOGIN group role): reads task messages and reports outcomes through
+--   functions; pgflow_client: starts runs. Both may read definitions and run state; neither
+--   may write a table: every function they may call that writes is SECURITY DEFINER.
+-- - Every function runs with search_path = pg_catalog, pg_temp: pg_catalog first, and the
+--   session's temporary schema last. An empty search_path is not enough: the temporary
+--   schema is then searched *first* for type names, so a caller could shadow jsonb or text
+--   with a pg_temp domain whose CHECK runs its own function as the function owner.
+
+create function pgflow.setup_security()
+returns text[]
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_routine text;
+  v_role text;
+  v_granted text[] := '{}'::text[];
+begin
+  -- 1. Pin the search path of every routine of the schema (see the header).
+  for v_routine in
+    select p.oid::pg_catalog.regprocedure::text
+    from pg_catalog.pg_proc as p
+    where p.pronamespace = 'pgflow'::pg_catalog.regnamespace and p.prokind in ('f', 'p')
+    order by 1
+  loop
+    execute format('alter routine %s set search_path = pg_catalog, pg_temp', v_routine);
+  end loop;
+
+  -- 2. Functions the roles call that write run as their owner, so the roles need no table
+  --    privilege. (Already SECURITY DEFINER in their own files: get_run_with_states,
+  --    start_flow_with_states, requeue_stalled_tasks, recover_stalled_tasks,
+  --    setup_requeue_stalled_tasks_cron, prune_data_older_than, schedule_flow,
+  --    unschedule_flow, sync_flow_schedule, read_tasks, read_and_start_tasks,
+  --    enable_flow_notify.)
+  alter function pgflow.start_flow(text, jsonb, uuid) security definer;
+  alter function pgflow.start_tasks(text, bigint[], uuid) security definer;
+  alter function pgflow.complete_task(uuid, text, int, jsonb, int) security definer;
+  alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]) security definer;
+  alter function pgflow.fail_task(uuid, text, int, text, int) security definer;
+  alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[]) security definer;
+  alter function pgflow.ensure_flow_compiled(text, jsonb, boolean) security definer;
+  alter function pgflow.register_worker(uuid, text, text) security definer;
+  alter function pgflow.worker_heartbeat(uuid) security definer;
+  alter function pgflow.deprecate_worker(uuid) security definer;
+  alter function pgflow.mark_worker_stopped(uuid) security definer;
+  alter function pgflow.track_worker_function(text) security definer;
+
+  -- 3. Nothing for PUBLIC (functions are executable by PUBLIC by default).
+  revoke all on schema pgflow from public;
+  revoke all on all tables in schema pgflow from public;
+  revoke all on all sequences in schema pgflow from public;
+  revoke all on all routines in schema pgflow from public;
+
+  -- 4. The group roles, when absent and this role may create them. Roles are cluster-wide:
+  --    other databases of the cluster share them.
+  foreach v_role in array array['pgflow_worker', 'pgflow_client'] loop
+    if pg_catalog.to_regrole(v_role) is null then
+      begin
+        execute format('create role %I nologin', v_role);
+      exception
+        when duplicate_object or unique_violation then
+          null;  -- created meanwhile by an install into another database
+        when insufficient_privilege then
+          raise notice using
+            message = format('pgflow: role %s does not exist and %s may not create it; '
+                             'it gets no privileges', v_role, current_user),
+            hint = format('As an administrator: CREATE ROLE %s NOLOGIN; then, as the owner of '
+                          'schema pgflow: SELECT pgflow.setup_security();', v_role);
+      end;
+    end if;
+  end loop;
+
+  -- 5. Grants, from scratch (a version that grants less also revokes the rest).
+  if pg_catalog.to_regrole('pgflow_worker') is not null then
+    revoke all on all tables in schema pgflow from pgflow_worker;
+    revoke all on all routines in schema pgflow from pgflow_worker;
+    grant usage on schema pgflow to pgflow_worker;
+    grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
+      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks
+      to pgflow_worker;
+    grant execute on function
+      pgflow.version(),
+      pgflow.ensure_flow_compiled(text, jsonb, boolean),
+      pgflow.track_worker_function(text),
+      pgflow.register_worker(uuid, text, text),
+      pgflow.sync_flow_schedule(text, text, jsonb),
+      pgflow.enable_flow_notify(text, int),
+      pgflow.read_tasks(text, int, int),
+      pgflow.read_and_start_tasks(text, uuid, int, int, text[]),
+      pgflow.start_tasks(text, bigint[], uuid),
+      pgflow.complete_task(uuid, text, int, jsonb, int),
+      pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]),
+      pgflow.fail_task(uuid, text, int, text, int),
+      pgflow.fail_tasks(uuid[], text[], int[], text[], int[]),
+      pgflow.worker_heartbeat(uuid),
+      pgflow.recover_stalled_tasks(),
+      pgflow.requeue_stalled_tasks(),
+      pgflow.deprecate_worker(uuid),
+      pgflow.mark_worker_stopped(uuid)
+      to pgflow_worker;
+    v_granted := v_granted || 'pgflow_worker'::text;
+  end if;
+
+  if pg_catalog.to_regrole('pgflow_client') is not null then
+    revoke all on all tables in schema pgflow from pgflow_client;
+    revoke all on all routines in schema pgflow from pgflow_client;
+    grant usage on schema pgflow to pgflow_client;
+    grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
+      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks
+      to pgflow_client;
+    grant execute on function
+      pgflow.version(),
+      pgflow.start_flow(text, jsonb, uuid),
+      pgflow.start_flow_with_states(text, jsonb, uuid),
+      pgflow.get_run_with_states(uuid)
+      to pgflow_client;
+    v_granted := v_granted || 'pgflow_client'::text;
+  end if;
+
+  return v_granted;
+end;
+$$;
+
+comment on function pgflow.setup_security() is
+'Applies pgflow''s privilege model to schema pgflow; idempotent. Pins search_path =
+pg_catalog, pg_temp on every function; makes the worker- and client-facing functions that
+write SECURITY DEFINER; revokes everything in the schema from PUBLIC; creates the NOLOGIN
+group roles pgflow_worker and pgflow_client when absent (without CREATEROLE: a NOTICE per
+role, and that role gets nothing); then grants each existing role exactly its privileges.
+pgflow_worker: USAGE on the schema, SELECT on installed_versions, flows, steps, deps, runs,
+step_states, step_tasks and permanently_stalled_tasks, EXECUTE on version,
+ensure_flow_compiled, track_worker_function, register_worker, sync_flow_schedule,
+enable_flow_notify, read_tasks, read_and_start_tasks, start_tasks, complete_task,
+complete_tasks, fail_task, fail_tasks, worker_heartbeat,
+recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker and mark_worker_stopped.
+pgflow_client: the same USAGE and SELECT, EXECUTE on version, start_flow,
+start_flow_with_states and get_run_with_states. Returns the roles that got their grants.
+Run by the install and upgrade scripts; run it again (as the schema owner) after creating
+a missing role. Executable by the owner only. pgflow-py extension.';
+
+select pgflow.setup_security();

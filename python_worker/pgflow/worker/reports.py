@@ -1,0 +1,207 @@
+"""Reports of task outcomes, grouped: many ``complete_tasks`` / ``fail_tasks`` items per call.
+
+Every outcome of a task goes to the database the same way: the executor hands a
+:class:`TaskReport` to a :class:`ReportBatcher` and gets back a :class:`ReportResult`, the row
+the SQL function returned for it (the task's status, and the outcome and reason of the
+report). Reports that arrive while a call is on its way wait for it to return and then go
+together in the next call (at most ``max_batch`` per call, at most ``max_in_flight`` calls at
+once). Nothing waits for a timer: an idle worker reports a lone task at once, a busy one
+commits many per transaction (group commit). ``max_batch=1`` sends one report per call.
+
+Every report carries the attempt it is about (the ``attempts_count`` of the claim): when a
+newer attempt holds the task (the worker was frozen past the stall threshold and the task
+was requeued and claimed again), SQL ignores it with reason ``stale_attempt``.
+
+SQL judges each report on its own (an output over the size limit is *refused* for its own
+report only), so a call normally never fails as a whole. A lost connection is retried with
+backoff (reports are idempotent). Should the server refuse a grouped call for any other
+reason, its reports are sent again one per call, so the refusal reaches only the report at
+fault, as a ``psycopg.Error`` from :meth:`ReportBatcher.report`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, LiteralString
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from pgflow.worker.db_errors import error_text, send_report
+from pgflow.worker.log import fields
+
+logger = logging.getLogger("pgflow.worker")
+
+
+@dataclass(frozen=True, slots=True)
+class TaskReport:
+    """One outcome of one attempt of a task, as sent to SQL.
+
+    Attributes:
+        run_id: the task's run (text uuid).
+        step_slug: the task's step.
+        task_index: the task's index in its step.
+        attempt: the attempt reported (``attempts_count`` of the claim; 1 = first).
+        payload: JSON text of the output (completions), or the error message (failures).
+    """
+
+    run_id: str
+    step_slug: str
+    task_index: int
+    attempt: int
+    payload: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReportResult:
+    """What SQL made of one report.
+
+    Attributes:
+        status: the task's status after the call (None: no such task).
+        outcome: ``completed``, ``retried``, ``failed``, ``refused`` or ``ignored``.
+        reason: why, for every outcome but ``completed`` / ``retried`` (``stale_attempt``,
+            ``payload_too_large``, ``type_violation``, ``exhausted``, ``run_failed``,
+            ``step_not_started``, ``task_not_started``, ``unknown_task``).
+        detail: a sentence for refused and failed completions (else None).
+    """
+
+    status: str | None
+    outcome: str
+    reason: str | None
+    detail: str | None = None
+
+
+@dataclass(slots=True)
+class _Pending:
+    report: TaskReport
+    done: asyncio.Future[ReportResult]
+
+
+class ReportBatcher:
+    """Collects reports of one kind and sends them with one SQL statement per batch.
+
+    Args:
+        pool: the worker's connection pool.
+        statement: ``queries.COMPLETE_TASKS`` or ``queries.FAIL_TASKS``: takes the array
+            parameters ``run_ids``, ``step_slugs``, ``task_indexes``, ``payloads``,
+            ``attempts`` and returns one row per item, in order, with the columns of
+            :class:`ReportResult`.
+        name: the SQL function's name, for logs.
+        max_batch: most reports per call.
+        max_in_flight: most calls at once (each holds one pool connection).
+        reconnect_max_seconds: backoff cap while the database is unreachable.
+    """
+
+    def __init__(
+        self,
+        pool: AsyncConnectionPool,
+        *,
+        statement: LiteralString,
+        name: str,
+        max_batch: int,
+        max_in_flight: int = 1,
+        reconnect_max_seconds: float,
+    ) -> None:
+        if max_batch < 1 or max_in_flight < 1:
+            raise ValueError("max_batch and max_in_flight must be positive")
+        self._pool = pool
+        self._statement = statement
+        self._name = name
+        self._max_batch = max_batch
+        self._max_in_flight = max_in_flight
+        self._reconnect_max_seconds = reconnect_max_seconds
+        self._queue: deque[_Pending] = deque()
+        #: Sender tasks running; counted in the coroutine itself (not in a done callback,
+        #: which runs later) so that an item queued just after a sender saw an empty queue
+        #: always gets a new sender.
+        self._active = 0
+        self._senders: set[asyncio.Task[None]] = set()
+        #: Calls made and reports sent (for tests, logs and benchmarks).
+        self.calls = 0
+        self.reports = 0
+
+    async def report(self, report: TaskReport) -> ReportResult:
+        """Queue one report and wait until it is committed.
+
+        Returns:
+            SQL's verdict on it.
+
+        Raises:
+            psycopg.Error: the server refused this report's statement (other than by
+                losing the connection, which is retried).
+        """
+        done: asyncio.Future[ReportResult] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Pending(report, done))
+        if self._active < self._max_in_flight:
+            self._active += 1
+            sender = asyncio.create_task(self._send_all(), name=self._name)
+            self._senders.add(sender)  # a strong reference until it ends
+            sender.add_done_callback(self._senders.discard)
+        # Shielded: a cancelled waiter (shutdown abandon) must not cancel the shared call.
+        return await asyncio.shield(done)
+
+    async def _send_all(self) -> None:
+        try:
+            await self._drain()
+        finally:
+            self._active -= 1  # no await between the empty-queue check and this line
+
+    async def _drain(self) -> None:
+        while self._queue:
+            batch = [self._queue.popleft() for _ in range(min(self._max_batch, len(self._queue)))]
+            try:
+                await self._send_settling(batch)
+            except BaseException as exc:  # cancelled at shutdown, or a bug: nobody hangs
+                for item in batch:
+                    if not item.done.done():
+                        item.done.set_exception(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+
+    async def _send_settling(self, batch: list[_Pending]) -> None:
+        """Send a batch and settle its futures; a refused batch is sent again item by item."""
+        try:
+            results = await self._send([p.report for p in batch])
+        except psycopg.Error as exc:
+            if len(batch) == 1:
+                batch[0].done.set_exception(exc)
+                return
+            logger.warning(
+                "grouped report refused; sending its reports one per call",
+                extra=fields(function=self._name, reports=len(batch), error=error_text(exc)),
+            )
+            for item in batch:
+                await self._send_settling([item])
+            return
+        for item, result in zip(batch, results, strict=True):
+            if not item.done.done():
+                item.done.set_result(result)
+
+    async def _send(self, batch: list[TaskReport]) -> list[ReportResult]:
+        params = {
+            "run_ids": [r.run_id for r in batch],
+            "step_slugs": [r.step_slug for r in batch],
+            "task_indexes": [r.task_index for r in batch],
+            "payloads": [r.payload for r in batch],
+            "attempts": [r.attempt for r in batch],
+        }
+
+        async def read(cur: Any) -> list[Any]:
+            return list(await cur.fetchall())
+
+        rows = await send_report(
+            self._pool,
+            self._statement,
+            params,
+            read,
+            reconnect_max_seconds=self._reconnect_max_seconds,
+            describe=lambda: {"function": self._name, "reports": len(batch)},
+        )
+        if len(rows) != len(batch):  # one row per item, in order: the SQL contract
+            raise RuntimeError(f"{self._name} returned {len(rows)} rows for {len(batch)} reports")
+        self.calls += 1
+        self.reports += len(batch)
+        return [ReportResult(*row) for row in rows]
