@@ -469,7 +469,7 @@ otherwise does nothing. Callers in hot paths check _realtime_enabled() once and 
 building payloads when it is false.';
 
 -- ==== 106__max_payload_bytes.sql ====
--- _max_payload_bytes / _check_payload_size: the size limit on run inputs and task outputs.
+-- _max_payload_bytes: the size limit, in bytes, on run inputs and task outputs.
 
 create function pgflow._max_payload_bytes()
 returns bigint
@@ -592,7 +592,75 @@ comment on function pgflow._validate_option(text, int, int) is
 'Raises check_violation "Option <name> must be >= <min> (got <value>)" when option_value is
 below min_value; NULL (inherit / default) always passes. Used by create_flow and add_step.';
 
--- ==== 110__flow_has_conditions.sql ====
+-- ==== 110__validate_step_options.sql ====
+-- _validate_step_options: one clear error for a step option out of range (add_step's
+-- options beyond the slug and the dependencies).
+
+create function pgflow._validate_step_options(
+  step_slug text,
+  max_attempts int,
+  base_delay int,
+  timeout int,
+  start_delay int,
+  required_input_pattern jsonb,
+  forbidden_input_pattern jsonb,
+  when_unmet text,
+  when_exhausted text
+)
+returns void
+language plpgsql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform pgflow._validate_option('max_attempts', _validate_step_options.max_attempts, 0);
+  perform pgflow._validate_option('base_delay', _validate_step_options.base_delay, 0);
+  perform pgflow._validate_option('timeout', _validate_step_options.timeout, 1);
+  perform pgflow._validate_option('start_delay', _validate_step_options.start_delay, 0);
+  if coalesce(_validate_step_options.when_unmet, '') not in ('fail', 'skip', 'skip-cascade') then
+    raise exception using
+      errcode = 'check_violation',
+      constraint = 'when_unmet_is_valid',
+      message = format('Invalid when_unmet %L for step %L (expected fail, skip or skip-cascade)',
+                       _validate_step_options.when_unmet, _validate_step_options.step_slug);
+  end if;
+  if coalesce(_validate_step_options.when_exhausted, '') not in ('fail', 'skip', 'skip-cascade') then
+    raise exception using
+      errcode = 'check_violation',
+      constraint = 'when_exhausted_is_valid',
+      message = format('Invalid when_exhausted %L for step %L (expected fail, skip or skip-cascade)',
+                       _validate_step_options.when_exhausted, _validate_step_options.step_slug);
+  end if;
+  if jsonb_typeof(_validate_step_options.required_input_pattern) is distinct from 'object'
+     and _validate_step_options.required_input_pattern is not null then
+    raise exception using
+      errcode = 'check_violation',
+      constraint = 'required_input_pattern_is_object',
+      message = format('required_input_pattern of step %L must be a JSON object (got %s)',
+                       _validate_step_options.step_slug, jsonb_typeof(_validate_step_options.required_input_pattern));
+  end if;
+  if jsonb_typeof(_validate_step_options.forbidden_input_pattern) is distinct from 'object'
+     and _validate_step_options.forbidden_input_pattern is not null then
+    raise exception using
+      errcode = 'check_violation',
+      constraint = 'forbidden_input_pattern_is_object',
+      message = format('forbidden_input_pattern of step %L must be a JSON object (got %s)',
+                       _validate_step_options.step_slug, jsonb_typeof(_validate_step_options.forbidden_input_pattern));
+  end if;
+end;
+$$;
+
+comment on function pgflow._validate_step_options(text, int, int, int, int, jsonb, jsonb, text, text) is
+'Checks the options add_step takes for step step_slug and raises on the first one out of
+range, writing nothing: max_attempts (>= 0), base_delay (seconds, >= 0), timeout (seconds,
+>= 1) and start_delay (seconds, >= 0) through _validate_option (NULL passes: inherited
+from the flow); check_violation (constraint when_unmet_is_valid / when_exhausted_is_valid)
+for a mode other than fail, skip or skip-cascade, NULL included; check_violation
+(constraint required_input_pattern_is_object / forbidden_input_pattern_is_object) for a
+pattern that is not a JSON object (NULL passes). Returns nothing when all are valid.
+pgflow-py internal.';
+
+-- ==== 111__flow_has_conditions.sql ====
 -- _flow_has_conditions: whether any step of a flow has a condition (if / ifNot pattern).
 
 create function pgflow._flow_has_conditions(flow_slug text)
@@ -618,35 +686,6 @@ forbidden_input_pattern (a condition), false otherwise, also for an unknown flow
 without conditions take the set-based paths of complete_tasks and _advance_runs; flows
 with conditions are settled run by run (cascade_resolve_conditions). Never raises, writes
 nothing. pgflow-py internal.';
-
--- ==== 111__run_output.sql ====
--- _run_output: the output of a run that completes: its completed leaf steps' outputs.
-
-create function pgflow._run_output(run_id uuid)
-returns jsonb
-language plpgsql
-stable
-set search_path = pg_catalog, pg_temp
-as $$
-begin
-  return (
-    select jsonb_object_agg(ss.step_slug, ss.output)
-    from pgflow.step_states as ss
-    where ss.run_id = _run_output.run_id
-      and ss.status = 'completed'
-      and not exists (
-        select 1 from pgflow.deps as d
-        where d.flow_slug = ss.flow_slug and d.dep_slug = ss.step_slug
-      )
-  );
-end;
-$$;
-
-comment on function pgflow._run_output(uuid) is
-'The output a run gets when it completes: a jsonb object {leaf_step_slug: output} over its
-completed leaf steps (steps no other step depends on); skipped leaves are omitted; NULL
-when there is none (or the run is unknown). Reads only; never raises. Used by
-_complete_runs. pgflow-py internal.';
 
 -- ==== 112__dependency_outputs.sql ====
 -- _dependency_outputs: the input of a dependent single step.
@@ -676,6 +715,35 @@ comment on function pgflow._dependency_outputs(uuid, text, text) is
 run_id, reading the stored step_states.output (map outputs already aggregated). Skipped
 dependencies are absent (not null); {} when none completed. Used for condition evaluation
 and by start_tasks for dependent single steps.';
+
+-- ==== 113__run_output.sql ====
+-- _run_output: the output of a run that completes: its completed leaf steps' outputs.
+
+create function pgflow._run_output(run_id uuid)
+returns jsonb
+language plpgsql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  return (
+    select jsonb_object_agg(ss.step_slug, ss.output)
+    from pgflow.step_states as ss
+    where ss.run_id = _run_output.run_id
+      and ss.status = 'completed'
+      and not exists (
+        select 1 from pgflow.deps as d
+        where d.flow_slug = ss.flow_slug and d.dep_slug = ss.step_slug
+      )
+  );
+end;
+$$;
+
+comment on function pgflow._run_output(uuid) is
+'The output a run gets when it completes: a jsonb object {leaf_step_slug: output} over its
+completed leaf steps (steps no other step depends on); skipped leaves are omitted; NULL
+when there is none (or the run is unknown). Reads only; never raises. Used by
+_complete_runs. pgflow-py internal.';
 
 -- ==== 120_set_vt_batch.sql ====
 -- set_vt_batch: set the visibility timeout of many messages in one statement.
@@ -999,40 +1067,9 @@ begin
                        v_missing, add_step.step_slug, add_step.flow_slug),
       hint = 'Add dependencies before the steps that use them (definition order is topological order).';
   end if;
-  perform pgflow._validate_option('max_attempts', add_step.max_attempts, 0);
-  perform pgflow._validate_option('base_delay', add_step.base_delay, 0);
-  perform pgflow._validate_option('timeout', add_step.timeout, 1);
-  perform pgflow._validate_option('start_delay', add_step.start_delay, 0);
-  if add_step.when_unmet is null or add_step.when_unmet not in ('fail', 'skip', 'skip-cascade') then
-    raise exception using
-      errcode = 'check_violation',
-      constraint = 'when_unmet_is_valid',
-      message = format('Invalid when_unmet %L for step %L (expected fail, skip or skip-cascade)',
-                       add_step.when_unmet, add_step.step_slug);
-  end if;
-  if add_step.when_exhausted is null or add_step.when_exhausted not in ('fail', 'skip', 'skip-cascade') then
-    raise exception using
-      errcode = 'check_violation',
-      constraint = 'when_exhausted_is_valid',
-      message = format('Invalid when_exhausted %L for step %L (expected fail, skip or skip-cascade)',
-                       add_step.when_exhausted, add_step.step_slug);
-  end if;
-  if jsonb_typeof(add_step.required_input_pattern) is distinct from 'object'
-     and add_step.required_input_pattern is not null then
-    raise exception using
-      errcode = 'check_violation',
-      constraint = 'required_input_pattern_is_object',
-      message = format('required_input_pattern of step %L must be a JSON object (got %s)',
-                       add_step.step_slug, jsonb_typeof(add_step.required_input_pattern));
-  end if;
-  if jsonb_typeof(add_step.forbidden_input_pattern) is distinct from 'object'
-     and add_step.forbidden_input_pattern is not null then
-    raise exception using
-      errcode = 'check_violation',
-      constraint = 'forbidden_input_pattern_is_object',
-      message = format('forbidden_input_pattern of step %L must be a JSON object (got %s)',
-                       add_step.step_slug, jsonb_typeof(add_step.forbidden_input_pattern));
-  end if;
+  perform pgflow._validate_step_options(add_step.step_slug, add_step.max_attempts,
+    add_step.base_delay, add_step.timeout, add_step.start_delay, add_step.required_input_pattern,
+    add_step.forbidden_input_pattern, add_step.when_unmet, add_step.when_exhausted);
 
   -- GUARD: an existing step with the same dependencies is returned unchanged.
   select s.* into v_step
@@ -2339,7 +2376,7 @@ already exists. Broadcasts run:started when realtime.send exists.
 As upstream pgflow 0.14.1 start_flow, stricter where noted.';
 
 -- ==== 321_get_run_with_states.sql ====
--- get_run_with_states / start_flow_with_states: a run and its step states as one jsonb.
+-- get_run_with_states: a run and its step states as one jsonb.
 
 create function pgflow.get_run_with_states(run_id uuid)
 returns jsonb

@@ -85,40 +85,9 @@ begin
                        v_missing, add_step.step_slug, add_step.flow_slug),
       hint = 'Add dependencies before the steps that use them (definition order is topological order).';
   end if;
-  perform pgflow._validate_option('max_attempts', add_step.max_attempts, 0);
-  perform pgflow._validate_option('base_delay', add_step.base_delay, 0);
-  perform pgflow._validate_option('timeout', add_step.timeout, 1);
-  perform pgflow._validate_option('start_delay', add_step.start_delay, 0);
-  if add_step.when_unmet is null or add_step.when_unmet not in ('fail', 'skip', 'skip-cascade') then
-    raise exception using
-      errcode = 'check_violation',
-      constraint = 'when_unmet_is_valid',
-      message = format('Invalid when_unmet %L for step %L (expected fail, skip or skip-cascade)',
-                       add_step.when_unmet, add_step.step_slug);
-  end if;
-  if add_step.when_exhausted is null or add_step.when_exhausted not in ('fail', 'skip', 'skip-cascade') then
-    raise exception using
-      errcode = 'check_violation',
-      constraint = 'when_exhausted_is_valid',
-      message = format('Invalid when_exhausted %L for step %L (expected fail, skip or skip-cascade)',
-                       add_step.when_exhausted, add_step.step_slug);
-  end if;
-  if jsonb_typeof(add_step.required_input_pattern) is distinct from 'object'
-     and add_step.required_input_pattern is not null then
-    raise exception using
-      errcode = 'check_violation',
-      constraint = 'required_input_pattern_is_object',
-      message = format('required_input_pattern of step %L must be a JSON object (got %s)',
-                       add_step.step_slug, jsonb_typeof(add_step.required_input_pattern));
-  end if;
-  if jsonb_typeof(add_step.forbidden_input_pattern) is distinct from 'object'
-     and add_step.forbidden_input_pattern is not null then
-    raise exception using
-      errcode = 'check_violation',
-      constraint = 'forbidden_input_pattern_is_object',
-      message = format('forbidden_input_pattern of step %L must be a JSON object (got %s)',
-                       add_step.step_slug, jsonb_typeof(add_step.forbidden_input_pattern));
-  end if;
+  perform pgflow._validate_step_options(add_step.step_slug, add_step.max_attempts,
+    add_step.base_delay, add_step.timeout, add_step.start_delay, add_step.required_input_pattern,
+    add_step.forbidden_input_pattern, add_step.when_unmet, add_step.when_exhausted);
 
   -- GUARD: an existing step with the same dependencies is returned unchanged.
   select s.* into v_step
