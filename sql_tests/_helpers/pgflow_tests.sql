@@ -535,3 +535,68 @@ begin
   return v_attempt;
 end;
 $$;
+
+-- ---------------------------------------------------------------------------------------
+-- Helpers for the tests of internal transition functions (_release_dependents,
+-- _complete_runs, _advance_runs, ...): a step finished by hand, so that the function under
+-- test is the only one doing the bookkeeping.
+
+-- Mark step step_slug of run run_id completed with output, as if all its tasks had
+-- completed: its tasks become completed (a single step's task with output, task i of a map
+-- with output -> i), the step completed with remaining_tasks 0 and that output. Neither the
+-- run nor the dependents are updated (see finish_step).
+create or replace function pgflow_tests.mark_step_completed(run_id uuid, step_slug text, output jsonb)
+returns void
+language plpgsql
+as $$
+declare
+  v_is_map boolean;
+begin
+  select s.step_type = 'map' into v_is_map
+  from pgflow.step_states as ss
+  join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+  where ss.run_id = mark_step_completed.run_id and ss.step_slug = mark_step_completed.step_slug;
+  update pgflow.step_tasks as t
+  set status = 'completed',
+      started_at = coalesce(t.started_at, now()),
+      completed_at = now(),
+      output = case when v_is_map then mark_step_completed.output -> t.task_index
+                    else mark_step_completed.output end
+  where t.run_id = mark_step_completed.run_id and t.step_slug = mark_step_completed.step_slug;
+  update pgflow.step_states as ss
+  set status = 'completed',
+      started_at = coalesce(ss.started_at, now()),
+      completed_at = now(),
+      remaining_tasks = 0,
+      output = mark_step_completed.output
+  where ss.run_id = mark_step_completed.run_id and ss.step_slug = mark_step_completed.step_slug;
+end;
+$$;
+
+-- Mark step step_slug of run run_id skipped with skip_reason (condition_unmet,
+-- handler_failed or dependency_skipped); neither the run nor the dependents are updated.
+create or replace function pgflow_tests.mark_step_skipped(
+  run_id uuid,
+  step_slug text,
+  skip_reason text default 'condition_unmet'
+)
+returns void
+language sql
+as $$
+  update pgflow.step_states as ss
+  set status = 'skipped', skip_reason = mark_step_skipped.skip_reason, skipped_at = now(),
+      remaining_tasks = null
+  where ss.run_id = mark_step_skipped.run_id and ss.step_slug = mark_step_skipped.step_slug;
+$$;
+
+-- mark_step_completed, then the bookkeeping of a finished step (pgflow._release_dependents:
+-- the run loses the step, its dependents a pending parent). Nothing is started or completed.
+create or replace function pgflow_tests.finish_step(run_id uuid, step_slug text, output jsonb)
+returns void
+language plpgsql
+as $$
+begin
+  perform pgflow_tests.mark_step_completed(finish_step.run_id, finish_step.step_slug, finish_step.output);
+  perform pgflow._release_dependents(array[finish_step.run_id], array[finish_step.step_slug]);
+end;
+$$;

@@ -1,0 +1,43 @@
+begin;
+select plan(5);
+select pgflow_tests.reset_db();
+
+-- SETUP: first -> second -> last; first's task started
+select pgflow_tests.setup_flow('sequential');
+select run_id from pgflow.start_flow('sequential', '{}'::jsonb) \gset
+select count(*) from pgflow_tests.start_task(:'run_id', 'first');
+select pgflow._fail_step(ss, 'boom')
+from pgflow.step_states as ss
+where ss.run_id = :'run_id' and ss.step_slug = 'first';
+
+-- TEST: the step is failed with the message
+select results_eq(
+  format($$select status, error_message, failed_at is not null from pgflow.step_states
+           where run_id = %L and step_slug = 'first'$$, :'run_id'),
+  $$values ('failed'::text, 'boom'::text, true)$$,
+  'the step is failed with error_message and failed_at'
+);
+
+-- TEST: the run is failed and its messages archived
+select results_eq(
+  format($$select status, failed_at is not null, remaining_steps from pgflow.runs where run_id = %L$$, :'run_id'),
+  $$values ('failed'::text, true, 3)$$,
+  'the run is failed, remaining_steps unchanged'
+);
+select is(pgflow_tests.queue_count('sequential'), 0::bigint, 'the started task''s message is archived');
+
+-- TEST: only that step changes; the task row is the caller's job
+select results_eq(
+  format($$select step_slug, status from pgflow.step_states where run_id = %L and step_slug <> 'first'
+           order by step_slug$$, :'run_id'),
+  $$values ('last'::text, 'created'::text), ('second', 'created')$$,
+  'the other steps stay created'
+);
+select is(
+  (select status from pgflow.step_tasks where run_id = :'run_id' and step_slug = 'first'),
+  'started',
+  'the task row is not changed'
+);
+
+select * from finish();
+rollback;
