@@ -54,4 +54,4 @@ task_indexes[i]}, visible after delay_seconds seconds, all in one send_batch; re
 msg_ids in array order. This is the only place a task message is built. Calls pgmq''s
 PL/pgSQL send_batch(queue, msgs, headers, timestamptz) directly when pgmq has it (the
 integer-delay form is a SQL wrapper re-planned at every call). Raises what pgmq raises
-(an unknown queue). Callers record the msg_ids in step_tasks. pgflow-py internal.';
+(an unknown queue; an empty batch, so callers send none). Callers record the msg_ids in step_tasks. pgflow-py internal.';

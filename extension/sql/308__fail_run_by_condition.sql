@@ -37,4 +37,6 @@ $$;
 comment on function pgflow._fail_run_by_condition(uuid, text, boolean) is
 'Fails step step_slug of run run_id with error_message ''Condition not met'' (when_unmet =
 fail), then fails the run through _fail_run. Broadcasts step:failed before run:failed when
-realtime is true. remaining_steps is not decremented (as upstream).';
+realtime is true. remaining_steps is not decremented (as upstream). Callers pass a created
+step; for a step in any other status (or an unknown slug) the step is left alone, no
+step:failed is sent, and the run still fails.';

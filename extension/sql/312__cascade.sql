@@ -27,5 +27,6 @@ comment on function pgflow._cascade(uuid) is
 'Alternates cascade_resolve_conditions and cascade_complete_taskless_steps until neither
 changes anything, so a step made ready by an empty map completing still has its condition
 evaluated before it starts (upstream evaluates conditions only once, before the taskless
-cascade). Returns false when a condition with when_unmet = fail failed the run, else true.
+cascade). Returns false when a condition with when_unmet = fail failed the run, or when
+the run is already failed or unknown; else true.
 Raises after 1000 rounds (a safety cap; a DAG settles in at most one round per step).';

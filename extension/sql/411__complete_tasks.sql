@@ -26,14 +26,16 @@ declare
 begin
   -- GUARD: why each item (position i of the arrays) changes nothing, from the rows as they
   -- are now (the caller holds their locks); NULL when it completes its task. A task named
-  -- twice completes once, with the output of its first item.
+  -- twice is completed (or failed by a type violation) once, by its first item.
   select array_agg(g.reason order by g.pos) into v_reasons
   from (
     select c.pos,
       case
-        when c.base_reason is null
-             and row_number() over (partition by c.run_id, c.step_slug, c.task_index, c.base_reason is null
-                                    order by c.pos) > 1 then 'task_not_started'
+        when coalesce(c.base_reason, 'type_violation') = 'type_violation'
+             and row_number() over (
+               partition by c.run_id, c.step_slug, c.task_index,
+                            coalesce(c.base_reason, 'type_violation') = 'type_violation'
+               order by c.pos) > 1 then 'task_not_started'
         else c.base_reason
       end as reason
     from (

@@ -894,7 +894,7 @@ task_indexes[i]}, visible after delay_seconds seconds, all in one send_batch; re
 msg_ids in array order. This is the only place a task message is built. Calls pgmq''s
 PL/pgSQL send_batch(queue, msgs, headers, timestamptz) directly when pgmq has it (the
 integer-delay form is a SQL wrapper re-planned at every call). Raises what pgmq raises
-(an unknown queue). Callers record the msg_ids in step_tasks. pgflow-py internal.';
+(an unknown queue; an empty batch, so callers send none). Callers record the msg_ids in step_tasks. pgflow-py internal.';
 
 -- ==== 200_create_flow.sql ====
 -- create_flow: define a flow and its pgmq queue. Idempotent.
@@ -1860,7 +1860,9 @@ $$;
 comment on function pgflow._fail_run_by_condition(uuid, text, boolean) is
 'Fails step step_slug of run run_id with error_message ''Condition not met'' (when_unmet =
 fail), then fails the run through _fail_run. Broadcasts step:failed before run:failed when
-realtime is true. remaining_steps is not decremented (as upstream).';
+realtime is true. remaining_steps is not decremented (as upstream). Callers pass a created
+step; for a step in any other status (or an unknown slug) the step is left alone, no
+step:failed is sent, and the run still fails.';
 
 -- ==== 309__cascade_force_skip_steps.sql ====
 -- _cascade_force_skip_steps: skip a step and all of its transitive dependents.
@@ -2201,7 +2203,8 @@ comment on function pgflow._cascade(uuid) is
 'Alternates cascade_resolve_conditions and cascade_complete_taskless_steps until neither
 changes anything, so a step made ready by an empty map completing still has its condition
 evaluated before it starts (upstream evaluates conditions only once, before the taskless
-cascade). Returns false when a condition with when_unmet = fail failed the run, else true.
+cascade). Returns false when a condition with when_unmet = fail failed the run, or when
+the run is already failed or unknown; else true.
 Raises after 1000 rounds (a safety cap; a DAG settles in at most one round per step).';
 
 -- ==== 313__advance_runs.sql ====
@@ -2914,14 +2917,16 @@ declare
 begin
   -- GUARD: why each item (position i of the arrays) changes nothing, from the rows as they
   -- are now (the caller holds their locks); NULL when it completes its task. A task named
-  -- twice completes once, with the output of its first item.
+  -- twice is completed (or failed by a type violation) once, by its first item.
   select array_agg(g.reason order by g.pos) into v_reasons
   from (
     select c.pos,
       case
-        when c.base_reason is null
-             and row_number() over (partition by c.run_id, c.step_slug, c.task_index, c.base_reason is null
-                                    order by c.pos) > 1 then 'task_not_started'
+        when coalesce(c.base_reason, 'type_violation') = 'type_violation'
+             and row_number() over (
+               partition by c.run_id, c.step_slug, c.task_index,
+                            coalesce(c.base_reason, 'type_violation') = 'type_violation'
+               order by c.pos) > 1 then 'task_not_started'
         else c.base_reason
       end as reason
     from (
