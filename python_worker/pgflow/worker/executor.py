@@ -33,6 +33,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from pgflow.context import Context, FlowInputSource, KnownFlowInput
+from pgflow.dsl import Flow, Step
 from pgflow.worker import queries
 from pgflow.worker.completions import CompletionBatcher, GroupReportRefused
 from pgflow.worker.db_errors import error_text, send_report
@@ -57,7 +58,7 @@ class ClaimedTask:
         attempt: ``attempts_count`` after the claim (1 = first attempt).
     """
 
-    flow: Any
+    flow: Flow
     worker_id: str
     record: Mapping[str, Any]
     message: Mapping[str, Any]
@@ -91,7 +92,7 @@ class ClaimedTask:
         }
 
 
-def handler_input(step: Any, record: Mapping[str, Any]) -> Any:
+def handler_input(step: Step, record: Mapping[str, Any]) -> Any:
     """Return what the step's handler receives, as upstream pgflow's TS workers do.
 
     Root single step: the run input (``flow_input``; SQL puts ``{}`` in ``input``).
@@ -220,7 +221,7 @@ class Executor:
             flow_input_source=source,
         )
 
-    async def invoke(self, step: Any, value: Any, ctx: Context) -> Any:
+    async def invoke(self, step: Step, value: Any, ctx: Context) -> Any:
         """Call the step handler with ``(input, ctx)`` or ``(input)``; await async ones."""
         args = (value, ctx) if step.accepts_context else (value,)
         if step.is_async or inspect.iscoroutinefunction(step.handler):

@@ -25,6 +25,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from pgflow.dsl import Flow
 from pgflow.worker import queries
 from pgflow.worker.config import Backoff, WorkerConfig
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
@@ -110,7 +111,7 @@ class FlowPoller:
     def __init__(
         self,
         *,
-        flow: Any,
+        flow: Flow,
         worker_id: uuid.UUID,
         pool: AsyncConnectionPool,
         slots: Slots,
