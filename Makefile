@@ -23,7 +23,7 @@ help:
 	@echo "make test     set up, then run every test (pgTAP and pytest)"
 	@echo "make test-chaos  the slow fault-injection tests (crash recovery; pytest -m chaos)"
 	@echo "make setup    install apt + Python packages, build and install the extension files"
-	@echo "make lint     ruff, build check, sqlfluff (DDL), plpgsql_check (function bodies)"
+	@echo "make lint     ruff, mypy --strict, build check, sqlfluff (DDL), plpgsql_check (function bodies)"
 	@echo "make build    build extension/pgflow--<version>.sql from extension/sql/"
 	@echo "make bench    benchmark on an embedded cluster (.pgflow-bench/) -> bench/results/"
 	@echo "make bench-peers  add Procrastinate and DBOS (W1, W2) to bench/results/"
@@ -77,6 +77,7 @@ test-chaos: setup
 
 lint: setup
 	$(PYTHON) -m ruff check .
+	$(PYTHON) -m mypy
 	$(PYTHON) extension/build.py --check
 	$(PYTHON) -m sqlfluff lint extension/sql/0*.sql
 	tools/run_plpgsql_check.sh

@@ -63,11 +63,11 @@ class BenchServer:
         self.embedded = dsn is None
         self.started_cluster = False
         if dsn is None:
-            from pgflow import devdb
+            from pgflow import dev
 
-            os.environ[devdb.HOME_ENV_VAR] = str(BENCH_HOME)
-            self.started_cluster = not devdb.status().running
-            dsn = devdb.up(echo=lambda line: echo(f"  {line}"))
+            os.environ[dev.HOME_ENV_VAR] = str(BENCH_HOME)
+            self.started_cluster = not dev.status().running
+            dsn = dev.up(echo=lambda line: echo(f"  {line}"))
         self.base_dsn = dsn
         self.superuser = False
 
@@ -93,9 +93,9 @@ class BenchServer:
         except psycopg.Error as exc:
             self._echo(f"  could not drop the bench databases: {exc}")
         if self.started_cluster:
-            from pgflow import devdb
+            from pgflow import dev
 
-            devdb.down(echo=lambda line: self._echo(f"  {line}"))
+            dev.down(echo=lambda line: self._echo(f"  {line}"))
 
     # ------------------------------------------------------------ databases
 

@@ -41,11 +41,11 @@ class WorkerSettings:
 
 
 def pgflow_worker_argv(dsn: str, flow_refs: list[str], args: list[str]) -> list[str]:
-    """The argv of ``pgflow-worker`` (as ``python -m pgflow.worker.cli``) with JSON logs."""
+    """The argv of ``pgflow-worker`` (as ``python -m pgflow.cli.worker``) with JSON logs."""
     return [
         sys.executable,
         "-m",
-        "pgflow.worker.cli",
+        "pgflow.cli.worker",
         *flow_refs,
         "--dsn",
         dsn,

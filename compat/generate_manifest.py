@@ -35,7 +35,7 @@ import psycopg
 from psycopg.conninfo import make_conninfo
 
 import pgflow
-from pgflow.schema_catalog import dump_manifest, run_plan, snapshot
+from pgflow.schema.catalog import dump_manifest, run_plan, snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = (ROOT / "compat" / "manifest.json", ROOT / "python_worker/pgflow/compat/manifest.json")

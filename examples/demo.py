@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import pgflow
-from pgflow import devdb
+from pgflow import dev
 from pgflow.client import Client, RunState
 from pgflow.errors import FlowNotFound
 
@@ -44,7 +44,7 @@ def worker_command() -> list[str]:
     script = Path(sys.executable).parent / "pgflow-worker"
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-m", "pgflow.worker.cli"]
+    return [sys.executable, "-m", "pgflow.cli.worker"]
 
 
 def start_workers(dsn: str, count: int, concurrency: int, log_dir: Path) -> list[Any]:
@@ -223,13 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     print("   list_files -> parse (one task per .py file) -> report\n")
 
     print("1. dev cluster (pgflow dev up; pgflow install)")
-    was_running = devdb.status().running
-    dsn = devdb.up(echo=lambda line: print(f"   {line}"))
+    was_running = dev.status().running
+    dsn = dev.up(echo=lambda line: print(f"   {line}"))
     print(f"   {dsn}")
     print(f"   {str(pgflow.install(dsn)).replace(chr(10), '; ')}")
 
     print(f"\n2. {args.workers} worker(s) (pgflow-worker {FLOW_REF})")
-    workers = start_workers(dsn, args.workers, args.concurrency, devdb.home_dir())
+    workers = start_workers(dsn, args.workers, args.concurrency, dev.home_dir())
     try:
         with Client(dsn) as client:
             print(f"\n3. run (pgflow start {FLOW_SLUG} --input '{json.dumps(run_input)}')")
@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n4. stopping (SIGTERM)")
         stop_workers(workers)
         if not was_running and not args.keep_running:
-            devdb.down(echo=lambda line: print(f"   {line}"))
+            dev.down(echo=lambda line: print(f"   {line}"))
             print("   its data stays; `pgflow runs` starts it again on demand")
     if final.status != "completed":
         return 1

@@ -1,18 +1,25 @@
 """pgflow: a SQL-first durable workflow engine on PostgreSQL, with a Python worker.
 
 The engine lives in the ``pgflow`` PostgreSQL schema (tables and functions; tasks travel on
-pgmq queues). This package installs that schema, starts and follows runs (:class:`Client`), and
-runs workers (``pgflow-worker``).
+pgmq queues). This package installs that schema (:func:`install`, :func:`migrate`,
+:func:`check_schema`: :mod:`pgflow.schema`), defines flows (:class:`Flow`, :class:`Job`:
+:mod:`pgflow.dsl`), starts and follows runs (:class:`Client`, :class:`AsyncClient`:
+:mod:`pgflow.client`), and runs workers (:class:`Worker`: :mod:`pgflow.worker`). The
+``pgflow`` and ``pgflow-worker`` commands live in :mod:`pgflow.cli`, the embedded dev
+cluster in :mod:`pgflow.dev`, every exception in :mod:`pgflow.errors`.
 """
 
 from pgflow._version import __version__
-from pgflow.client import Client, Run, RunState, StepState
+from pgflow.client import AsyncClient, Client, Run, RunState, StepState
 from pgflow.context import Context
-from pgflow.dsl import Flow, FlowDefinitionError, Job, Step
+from pgflow.dsl import Flow, Job, Step
 from pgflow.errors import (
     DevClusterError,
+    DevClusterNotRunning,
     ExtensionNotAvailable,
+    FlowDefinitionError,
     FlowNotFound,
+    FlowShapeMismatch,
     InstallError,
     InvalidRunId,
     InvalidRunInput,
@@ -22,20 +29,24 @@ from pgflow.errors import (
     RunNotFound,
     RunTimeout,
     SchemaVersionMismatch,
+    WorkerStartupError,
 )
-from pgflow.install import InstallReport, install
-from pgflow.migrate import MigrateReport, migrate
-from pgflow.schema_check import SchemaReport, check_schema
+from pgflow.schema.check import SchemaReport, check_schema
+from pgflow.schema.install import InstallReport, install
+from pgflow.schema.migrate import MigrateReport, migrate
 from pgflow.worker import Worker, WorkerConfig
 
 __all__ = [
+    "AsyncClient",
     "Client",
     "Context",
     "DevClusterError",
+    "DevClusterNotRunning",
     "ExtensionNotAvailable",
     "Flow",
     "FlowDefinitionError",
     "FlowNotFound",
+    "FlowShapeMismatch",
     "InstallError",
     "InstallReport",
     "InvalidRunId",
@@ -55,6 +66,7 @@ __all__ = [
     "StepState",
     "Worker",
     "WorkerConfig",
+    "WorkerStartupError",
     "__version__",
     "check_schema",
     "install",

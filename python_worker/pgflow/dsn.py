@@ -1,17 +1,18 @@
-"""Where the database is: the DSN resolution shared by every pgflow command and the worker.
+"""Where the database is, for library code: a DSN given, configured, or a running dev cluster.
 
-Order: an explicit DSN (``--dsn``), then ``PGFLOW_DATABASE_URL``, then ``DATABASE_URL``,
-then the embedded development cluster (:mod:`pgflow.devdb`, under ``.pgflow/`` or
-``$PGFLOW_HOME``), which is created or started on demand. Set ``PGFLOW_DEV_CLUSTER=off``
-to turn that last fallback off (then a missing DSN is an error).
+Order: an explicit DSN, then ``PGFLOW_DATABASE_URL``, then ``DATABASE_URL``, then the
+embedded development cluster (:mod:`pgflow.dev`) **if it is already running**. Library
+code never creates or starts the cluster (that is ``pgflow dev up``'s job; the commands
+start it on demand through :func:`pgflow.cli.util.command_dsn`). Set
+``PGFLOW_DEV_CLUSTER=off`` to leave the dev cluster out entirely.
 """
 
 from __future__ import annotations
 
 import os
 
-from pgflow import devdb
-from pgflow.errors import DevClusterError, NoDatabaseConfigured
+from pgflow import dev
+from pgflow.errors import DevClusterError, DevClusterNotRunning, NoDatabaseConfigured
 
 #: Environment variables consulted, in order, when no DSN is given explicitly.
 DSN_ENV_VARS: tuple[str, ...] = ("PGFLOW_DATABASE_URL", "DATABASE_URL")
@@ -42,28 +43,35 @@ def dev_cluster_enabled() -> bool:
 
 
 def resolve_dsn(explicit: str | None) -> str:
-    """Return the DSN to connect to.
+    """Return the DSN to connect to, without starting anything.
 
     Args:
-        explicit: a DSN given on the command line (``--dsn``) or by the caller; empty
-            strings count as not given.
+        explicit: a DSN given by the caller; empty strings count as not given.
 
     Returns:
         A libpq connection string or URL: ``explicit`` if set, else the first non-empty
-        variable of :data:`DSN_ENV_VARS`, else the URL of the embedded dev cluster, which
-        is created and started first when needed (a note goes to stderr).
+        variable of :data:`DSN_ENV_VARS`, else the URL of the dev cluster when it runs.
 
     Raises:
+        DevClusterNotRunning: none of the sources is set and the dev cluster is not
+            running; the message says to run ``pgflow dev up`` or to pass a DSN.
         NoDatabaseConfigured: none of the sources is set and the dev cluster is disabled
-            (``PGFLOW_DEV_CLUSTER=off``) or cannot be started here (the message says why).
+            (``PGFLOW_DEV_CLUSTER=off``) or cannot be asked (the message says why).
     """
     dsn = configured_dsn(explicit)
     if dsn is not None:
         return dsn
-    hint = "no database given: pass --dsn or set PGFLOW_DATABASE_URL or DATABASE_URL"
+    hint = "no database given: pass a DSN, or set PGFLOW_DATABASE_URL or DATABASE_URL"
     if not dev_cluster_enabled():
         raise NoDatabaseConfigured(f"{hint} (the dev cluster is off: {DEV_CLUSTER_ENV_VAR})")
     try:
-        return devdb.ensure_running()
+        current = dev.status()
     except DevClusterError as exc:
-        raise NoDatabaseConfigured(f"{hint}; the embedded dev cluster failed: {exc}") from exc
+        raise NoDatabaseConfigured(f"{hint}; the dev cluster cannot be asked: {exc}") from exc
+    if current.running and current.dsn is not None:
+        return current.dsn
+    state = "stopped" if current.initialized else "not created"
+    raise DevClusterNotRunning(
+        f"{hint}, or start the dev cluster with `pgflow dev up` "
+        f"(it is {state}; home {current.home})"
+    )

@@ -19,6 +19,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import psycopg
 from cronsim import CronSim, CronSimError
 
+from pgflow.dsl import Flow
+
 _SECONDS = re.compile(r"^\s*(\d+)\s*seconds?\s*$")
 
 
@@ -70,7 +72,7 @@ def next_run(schedule: str, now: datetime, timezone: str = "GMT") -> datetime | 
         return None
 
 
-def list_schedules(conn_or_dsn: psycopg.Connection | str) -> list[Schedule]:
+def list_schedules(conn_or_dsn: psycopg.Connection[Any] | str) -> list[Schedule]:
     """Return every schedule, ordered by name, with its next run.
 
     Args:
@@ -104,7 +106,9 @@ def list_schedules(conn_or_dsn: psycopg.Connection | str) -> list[Schedule]:
     ]
 
 
-def sync_schedules(conn_or_dsn: psycopg.Connection | str, flows: Iterable[Any]) -> dict[str, str]:
+def sync_schedules(
+    conn_or_dsn: psycopg.Connection[Any] | str, flows: Iterable[Flow]
+) -> dict[str, str]:
     """Make the default schedule of each flow match its ``cron`` / ``cron_input``.
 
     Flows without ``cron`` lose their default schedule; named schedules and flows not
@@ -112,8 +116,7 @@ def sync_schedules(conn_or_dsn: psycopg.Connection | str, flows: Iterable[Any]) 
 
     Args:
         conn_or_dsn: a psycopg connection or a DSN.
-        flows: :class:`pgflow.Flow` objects (or anything with ``slug``, ``cron``,
-            ``cron_input``).
+        flows: the flows (:class:`pgflow.dsl.Flow`, or Jobs).
 
     Returns:
         ``{flow_slug: action}`` with action created, updated, unchanged, removed or none.
@@ -129,8 +132,8 @@ def sync_schedules(conn_or_dsn: psycopg.Connection | str, flows: Iterable[Any]) 
             return sync_schedules(conn, flows)
     actions: dict[str, str] = {}
     for flow in flows:
-        cron = getattr(flow, "cron", None)
-        flow_input = json.dumps(getattr(flow, "cron_input", {}) if cron else {})
+        cron = flow.cron
+        flow_input = json.dumps(flow.cron_input if cron else {})
         row = conn_or_dsn.execute(
             "select pgflow.sync_flow_schedule(%s, %s, %s::jsonb)", (flow.slug, cron, flow_input)
         ).fetchone()

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from pgflow import Client, InvalidRunId, InvalidRunInput
-from pgflow.cli import main
+from pgflow.cli.main import main
 from tests.integration.flows.payloads import HUGE_CHARS
 from tests.integration.worker_harness import start_flow, step_states, step_tasks, wait_run
 

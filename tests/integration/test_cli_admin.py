@@ -7,7 +7,7 @@ import json
 import psycopg
 from click.testing import CliRunner
 
-from pgflow.cli import main
+from pgflow.cli.main import main
 from tests.integration.test_worker_schedules import cron_db  # noqa: F401  (fixture)
 
 FLOWS = "tests.integration.flows.scheduled"

@@ -1,4 +1,4 @@
-"""`pgflow dev ...` and the dev-cluster DSN fallback: a real embedded cluster (devdb)."""
+"""`pgflow dev ...` and the dev-cluster DSN fallback: a real embedded cluster (pgflow.dev)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import psycopg
 import pytest
 from click.testing import CliRunner
 
-from pgflow import __version__, devdb
-from pgflow.cli import main
+from pgflow import AsyncClient, Client, DevClusterNotRunning, __version__, dev
+from pgflow.cli.main import main
 
 
 @pytest.fixture
@@ -22,11 +22,11 @@ def dev_home(tmp_path, monkeypatch):
     for name in ("PGFLOW_DATABASE_URL", "DATABASE_URL", "PGFLOW_DEV_CLUSTER"):
         monkeypatch.delenv(name, raising=False)
     yield home
-    devdb.destroy(echo=lambda line: None)
+    dev.destroy(echo=lambda line: None)
 
 
 @pytest.mark.slow
-def test_devdb_up_status_dsn_down_through_the_cli(dev_home):
+def test_dev_cluster_up_status_dsn_down_through_the_cli(dev_home):
     runner = CliRunner()
 
     up = runner.invoke(main, ["dev", "up"])
@@ -51,6 +51,9 @@ def test_devdb_up_status_dsn_down_through_the_cli(dev_home):
     assert printed.stdout.strip() == dsn
     assert runs.exit_code == 0, runs.output
     assert "no runs" in runs.stderr
+    # Library code without a DSN uses the running cluster too.
+    with Client() as client:
+        assert client.list_runs() == []
 
     down = runner.invoke(main, ["dev", "down"])
     stopped = runner.invoke(main, ["dev", "status"])
@@ -61,39 +64,45 @@ def test_devdb_up_status_dsn_down_through_the_cli(dev_home):
     assert "not running" in down_again.stderr
     with pytest.raises(psycopg.OperationalError):
         psycopg.connect(dsn, connect_timeout=2)
+    # Stopped, library code says how to start it, and does not start it itself.
+    with pytest.raises(DevClusterNotRunning, match="pgflow dev up"):
+        Client()
+    with pytest.raises(DevClusterNotRunning, match="it is stopped"):
+        AsyncClient()
+    assert runner.invoke(main, ["dev", "status"]).exit_code == 3
 
     destroyed = runner.invoke(main, ["dev", "destroy", "--yes"])
     assert destroyed.exit_code == 0, destroyed.output
     assert runner.invoke(main, ["dev", "status"]).exit_code == 3
-    assert not (dev_home / devdb.STATE_FILE).exists()
+    assert not (dev_home / dev.STATE_FILE).exists()
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the data-directory fallback is for root")
-def test_devdb_data_goes_to_tmp_when_postgres_cannot_reach_home(tmp_path):
+def test_dev_cluster_data_goes_to_tmp_when_postgres_cannot_reach_home(tmp_path):
     private = tmp_path / "private"
     private.mkdir(mode=0o700)
     private.chmod(0o700)
     (private / "home").mkdir()
 
-    base = devdb._choose_base_dir(private / "home")
+    base = dev.choose_base_dir(private / "home")
 
     try:
         assert base.parent == Path(tempfile.gettempdir())
         assert base.name.startswith("pgflow-dev-")
-        assert base.owner() == devdb.ROOT_SERVER_USER
+        assert base.owner() == dev.ROOT_SERVER_USER
         assert not (private / "home" / "postgres").exists()
     finally:
         base.rmdir()
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the data-directory fallback is for root")
-def test_devdb_data_stays_in_home_when_postgres_can_reach_it():
+def test_dev_cluster_data_stays_in_home_when_postgres_can_reach_it():
     with tempfile.TemporaryDirectory() as reachable:
         Path(reachable).chmod(0o755)
         home = Path(reachable) / "home"
         home.mkdir()
 
-        base = devdb._choose_base_dir(home)
+        base = dev.choose_base_dir(home)
 
         assert base == home / "postgres"
-        assert base.owner() == devdb.ROOT_SERVER_USER
+        assert base.owner() == dev.ROOT_SERVER_USER

@@ -6,7 +6,7 @@ import psycopg
 from click.testing import CliRunner
 from psycopg.conninfo import make_conninfo
 
-from pgflow.cli import main
+from pgflow.cli.main import main
 
 
 def test_cli_installs_from_environment_dsn(pg_admin_dsn, monkeypatch):

@@ -9,7 +9,7 @@ import uuid
 import psycopg
 from click.testing import CliRunner
 
-from pgflow.cli import main
+from pgflow.cli.main import main
 from tests.integration.test_client import define_two_steps, process_queued_tasks
 
 

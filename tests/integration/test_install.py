@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
-
 import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 
 import pgflow
 from pgflow.errors import ExtensionNotAvailable, SchemaVersionMismatch
+from pgflow.schema import install as install_module
 from tests.integration.catalog import CATALOG_QUERIES, catalog
-
-# The package attribute `pgflow.install` is the function; this is the module.
-install_module = importlib.import_module("pgflow.install")
 
 
 def extensions(dsn: str) -> dict[str, str]:

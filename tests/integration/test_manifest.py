@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 import pgflow
-from pgflow.schema_catalog import (
+from pgflow.schema.catalog import (
     CONTRACT_INTERNAL_FUNCTIONS,
     dump_manifest,
     load_manifest,

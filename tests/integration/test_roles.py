@@ -22,8 +22,8 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
 from pgflow import Client
-from pgflow.cli import main
-from pgflow.schema_check import check_schema
+from pgflow.cli.main import main
+from pgflow.schema.check import check_schema
 
 WORKER_ID = "22222222-2222-2222-2222-222222222222"
 

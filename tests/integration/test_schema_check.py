@@ -1,4 +1,4 @@
-"""pgflow.schema_check against real databases: green on a fresh install, red with the
+"""pgflow.schema.check against real databases: green on a fresh install, red with the
 reason on a changed function, an old pgmq or a flow without its queue; warnings (exit 0)
 for a queue without NOTIFY and for pg_cron without the stalled-task job.
 """
@@ -17,7 +17,8 @@ from psycopg.conninfo import make_conninfo
 
 import pgflow
 from pgflow.errors import SchemaVersionMismatch
-from pgflow.schema_check import (
+from pgflow.schema.check import (
+    Finding,
     SchemaReport,
     check_schema,
     check_schema_async,
@@ -26,7 +27,7 @@ from pgflow.schema_check import (
 )
 
 
-def codes(findings: list[pgflow.schema_check.Finding]) -> list[str]:
+def codes(findings: list[Finding]) -> list[str]:
     return [f.code for f in findings]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import pgflow
 from pgflow.errors import InstallError, SchemaVersionMismatch
-from pgflow.migrate import migrate, upgrade_path
+from pgflow.schema.migrate import migrate, upgrade_path
 from tests.integration.catalog import CATALOG_QUERIES, catalog
 
 OLD = "0.1.0"

@@ -42,7 +42,7 @@ def wait_for(
 
 
 class WorkerProcess:
-    """One ``python -m pgflow.worker.cli`` subprocess with JSON logs in a file."""
+    """One ``python -m pgflow.cli.worker`` subprocess with JSON logs in a file."""
 
     def __init__(
         self,
@@ -63,7 +63,7 @@ class WorkerProcess:
             [
                 sys.executable,
                 "-m",
-                "pgflow.worker.cli",
+                "pgflow.cli.worker",
                 *flows,
                 "--dsn",
                 dsn,

@@ -1,13 +1,14 @@
-"""pgflow.cli and pgflow.dsn without a database: DSN resolution order, argument handling."""
+"""pgflow.cli without a database: the commands' DSN resolution order, argument handling."""
 
 from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
 
-from pgflow import devdb
-from pgflow.cli import _duration, main, resolve_dsn
-from pgflow.cli_util import table as _table
+from pgflow import dev
+from pgflow.cli.main import _duration, main
+from pgflow.cli.util import command_dsn
+from pgflow.cli.util import table as _table
 from pgflow.errors import DevClusterError, NoDatabaseConfigured
 
 
@@ -28,35 +29,35 @@ def fake_dev_cluster(no_dsn_env, monkeypatch):
         return "postgresql://postgres@127.0.0.1:1/pgflow"
 
     monkeypatch.delenv("PGFLOW_DEV_CLUSTER")
-    monkeypatch.setattr(devdb, "ensure_running", ensure_running)
+    monkeypatch.setattr(dev, "ensure_running", ensure_running)
     return calls
 
 
-# ---------------------------------------------------------------- DSN resolution order
+# ---------------------------------------------------------------- DSN resolution order (commands)
 
 
 def test_explicit_dsn_wins(no_dsn_env, monkeypatch):
     monkeypatch.setenv("PGFLOW_DATABASE_URL", "dbname=env")
 
-    assert resolve_dsn("dbname=flag") == "dbname=flag"
+    assert command_dsn("dbname=flag") == "dbname=flag"
 
 
 def test_pgflow_database_url_comes_before_database_url(no_dsn_env, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", "dbname=generic")
     monkeypatch.setenv("PGFLOW_DATABASE_URL", "dbname=pgflow")
 
-    assert resolve_dsn(None) == "dbname=pgflow"
+    assert command_dsn(None) == "dbname=pgflow"
 
 
 def test_database_url_comes_before_the_dev_cluster(fake_dev_cluster, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", "dbname=generic")
 
-    assert resolve_dsn(None) == "dbname=generic"
+    assert command_dsn(None) == "dbname=generic"
     assert fake_dev_cluster == []
 
 
 def test_dev_cluster_is_the_last_resort(fake_dev_cluster):
-    assert resolve_dsn("") == "postgresql://postgres@127.0.0.1:1/pgflow"
+    assert command_dsn("") == "postgresql://postgres@127.0.0.1:1/pgflow"
     assert fake_dev_cluster == ["ensure_running"]
 
 
@@ -64,13 +65,13 @@ def test_empty_environment_values_count_as_unset(fake_dev_cluster, monkeypatch):
     monkeypatch.setenv("PGFLOW_DATABASE_URL", "")
     monkeypatch.setenv("DATABASE_URL", "")
 
-    assert resolve_dsn(None).endswith("/pgflow")
+    assert command_dsn(None).endswith("/pgflow")
     assert fake_dev_cluster == ["ensure_running"]
 
 
 def test_no_dsn_with_dev_cluster_off_is_an_error(no_dsn_env):
     with pytest.raises(NoDatabaseConfigured, match="PGFLOW_DEV_CLUSTER"):
-        resolve_dsn(None)
+        command_dsn(None)
 
 
 def test_dev_cluster_failure_becomes_no_database_configured(no_dsn_env, monkeypatch):
@@ -78,10 +79,10 @@ def test_dev_cluster_failure_becomes_no_database_configured(no_dsn_env, monkeypa
         raise DevClusterError("initdb not found")
 
     monkeypatch.delenv("PGFLOW_DEV_CLUSTER")
-    monkeypatch.setattr(devdb, "ensure_running", broken)
+    monkeypatch.setattr(dev, "ensure_running", broken)
 
     with pytest.raises(NoDatabaseConfigured, match="initdb not found"):
-        resolve_dsn(None)
+        command_dsn(None)
 
 
 # ---------------------------------------------------------------- install
@@ -162,7 +163,7 @@ def test_dev_status_of_a_missing_cluster_exits_3(tmp_path, monkeypatch):
 
 def test_dev_psql_execs_psql_on_the_cluster_dsn(monkeypatch):
     execs = []
-    monkeypatch.setattr(devdb, "ensure_running", lambda: "postgresql://h/pgflow")
+    monkeypatch.setattr(dev, "ensure_running", lambda: "postgresql://h/pgflow")
     monkeypatch.setattr("os.execv", lambda path, argv: execs.append(argv))
 
     result = CliRunner().invoke(main, ["dev", "psql", "-c", "select 1"])
@@ -174,7 +175,7 @@ def test_dev_psql_execs_psql_on_the_cluster_dsn(monkeypatch):
 
 def test_dev_destroy_asks_for_confirmation(monkeypatch):
     destroyed = []
-    monkeypatch.setattr(devdb, "destroy", lambda: destroyed.append(True))
+    monkeypatch.setattr(dev, "destroy", lambda: destroyed.append(True))
 
     result = CliRunner().invoke(main, ["dev", "destroy"], input="n\n")
 

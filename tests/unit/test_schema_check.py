@@ -1,4 +1,4 @@
-"""pgflow.schema_check without a database: evaluation of facts and report rendering."""
+"""pgflow.schema.check without a database: evaluation of facts and report rendering."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from pgflow import schema_check
 from pgflow.errors import SchemaVersionMismatch
-from pgflow.schema_catalog import load_manifest
-from pgflow.schema_check import Finding, SchemaReport, evaluate, worker_errors
+from pgflow.schema import check as schema_check
+from pgflow.schema.catalog import load_manifest
+from pgflow.schema.check import Finding, SchemaReport, evaluate, worker_errors
 
 MANIFEST = load_manifest()
 VERSION = MANIFEST["pgflow_version"]

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from types import ModuleType
 
-from pgflow.schema_catalog import load_manifest
+from pgflow.schema.catalog import load_manifest
 from pgflow.worker import queries
 
 ROOT = Path(__file__).resolve().parents[2]

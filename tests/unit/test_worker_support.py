@@ -14,11 +14,11 @@ import threading
 import pytest
 from click.testing import CliRunner
 
+from pgflow.cli.util import command_dsn
+from pgflow.cli.worker import load_flow, main
 from pgflow.context import Context, KnownFlowInput
-from pgflow.dsn import resolve_dsn
 from pgflow.errors import NoDatabaseConfigured
 from pgflow.worker import queries
-from pgflow.worker.cli import load_flow, main
 from pgflow.worker.config import Backoff, WorkerConfig
 from pgflow.worker.flow_input import RunInputCache
 from pgflow.worker.lifecycle import Lifecycle, WorkerState, drain
@@ -94,17 +94,17 @@ def test_backoff_doubles_up_to_the_cap_and_resets():
     assert backoff.next_delay() == 0.5
 
 
-def test_dsn_resolution_order(monkeypatch):
+def test_worker_command_dsn_resolution_order(monkeypatch):
     monkeypatch.setenv("PGFLOW_DEV_CLUSTER", "off")  # no embedded cluster fallback here
     monkeypatch.setenv("PGFLOW_DATABASE_URL", "postgresql:///a")
     monkeypatch.setenv("DATABASE_URL", "postgresql:///b")
-    assert resolve_dsn("postgresql:///explicit") == "postgresql:///explicit"
-    assert resolve_dsn(None) == "postgresql:///a"
+    assert command_dsn("postgresql:///explicit") == "postgresql:///explicit"
+    assert command_dsn(None) == "postgresql:///a"
     monkeypatch.setenv("PGFLOW_DATABASE_URL", "")
-    assert resolve_dsn("") == "postgresql:///b"
+    assert command_dsn("") == "postgresql:///b"
     monkeypatch.delenv("DATABASE_URL")
     with pytest.raises(NoDatabaseConfigured, match="--dsn"):
-        resolve_dsn(None)
+        command_dsn(None)
 
 
 def test_notify_channel_is_lower_cased_and_quoted():

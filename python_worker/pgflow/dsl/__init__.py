@@ -44,9 +44,9 @@ and the rule. ``flow.shape()`` gives the JSON that ``pgflow.ensure_flow_compiled
 expects, and ``flow.to_sql()`` an equivalent ``create_flow`` / ``add_step`` script.
 """
 
-from pgflow.dsl._rules import FlowDefinitionError
 from pgflow.dsl.flow import DEFAULT_TIMEOUT_SECONDS, Flow
 from pgflow.dsl.job import Job
 from pgflow.dsl.step import Handler, Step
+from pgflow.errors import FlowDefinitionError
 
 __all__ = ["DEFAULT_TIMEOUT_SECONDS", "Flow", "FlowDefinitionError", "Handler", "Job", "Step"]

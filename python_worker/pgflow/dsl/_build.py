@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from pgflow.dsl._rules import (
     STEP_OPTION_MINIMUMS,
@@ -17,6 +17,32 @@ from pgflow.dsl.step import Handler, Step, StepType, inspect_handler
 
 OPTION_NAMES = (*STEP_OPTION_MINIMUMS, "if_", "if_not", "when_unmet", "when_exhausted")
 """Keyword options shared by every step decorator."""
+
+
+class _CommonOptions(TypedDict, total=False):
+    """The keyword options of every step decorator (types for checkers; see ``Flow.step``)."""
+
+    slug: str | None
+    max_attempts: int | None
+    base_delay: int | None
+    timeout: int | None
+    start_delay: int | None
+    if_: dict[str, Any] | None
+    if_not: dict[str, Any] | None
+    when_unmet: str | None
+    when_exhausted: str | None
+
+
+class StepOptions(_CommonOptions, total=False):
+    """The keyword options of ``Flow.step`` and ``Flow.array``."""
+
+    depends_on: Sequence[str] | None
+
+
+class MapOptions(_CommonOptions, total=False):
+    """The keyword options of ``Flow.map``."""
+
+    array: str | None
 
 
 def step_name(handler: object, slug: object) -> str:

@@ -1,9 +1,9 @@
-"""Validation rules of flow definitions, and the error that reports a broken one.
+"""Validation rules of flow definitions.
 
 Each ``check_*`` function enforces one rule and raises :class:`RuleViolation` (rule id and
 explanation, without flow or step names). :class:`~pgflow.dsl.Flow` catches it and raises
-:class:`FlowDefinitionError`, which adds the flow and step slugs, so that every message
-names the flow, the step and the rule.
+:class:`~pgflow.errors.FlowDefinitionError`, which adds the flow and step slugs, so that
+every message names the flow, the step and the rule.
 
 The rules are those of the upstream DSL (spec §9), plus what our SQL rejects anyway
 (flow slugs over 47 characters, options outside the int range, NUL characters in patterns),
@@ -17,8 +17,6 @@ import math
 import re
 from collections.abc import Mapping
 from typing import Any
-
-from pgflow.errors import PgflowError
 
 SLUG_MAX_LENGTH = 128
 """Longest flow or step slug (``pgflow.is_valid_slug``)."""
@@ -42,27 +40,6 @@ STEP_OPTION_MINIMUMS = {"max_attempts": 1, "base_delay": 1, "timeout": 3, "start
 """Smallest accepted value of each step option (spec §9)."""
 
 _SLUG_PATTERN = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
-
-
-class FlowDefinitionError(PgflowError, ValueError):
-    """A flow definition breaks a rule (slug, dependency, option, condition or handler).
-
-    Attributes:
-        flow_slug: Slug of the flow being defined.
-        step_slug: Slug of the offending step, or None for a flow-level problem.
-        rule: Short identifier of the broken rule, e.g. ``"unknown_dependency"``.
-        detail: Explanation of what is wrong and how to fix it.
-    """
-
-    def __init__(self, flow_slug: str, step_slug: str | None, rule: str, detail: str):
-        self.flow_slug = flow_slug
-        self.step_slug = step_slug
-        self.rule = rule
-        self.detail = detail
-        where = f"flow {flow_slug!r}"
-        if step_slug is not None:
-            where += f", step {step_slug!r}"
-        super().__init__(f"Invalid {where} (rule {rule}): {detail}")
 
 
 class RuleViolation(Exception):

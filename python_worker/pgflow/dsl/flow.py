@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, Unpack, overload
 
 from pgflow.dsl import compiler
-from pgflow.dsl._build import OPTION_NAMES, build_step, step_name
+from pgflow.dsl._build import OPTION_NAMES, MapOptions, StepOptions, build_step, step_name
 from pgflow.dsl._rules import (
     FLOW_OPTION_MINIMUMS,
     FLOW_SLUG_MAX_LENGTH,
-    FlowDefinitionError,
     RuleViolation,
     check_cron,
     check_cron_input,
@@ -18,6 +17,7 @@ from pgflow.dsl._rules import (
     check_slug,
 )
 from pgflow.dsl.step import Handler, Step, StepType
+from pgflow.errors import FlowDefinitionError
 
 DEFAULT_TIMEOUT_SECONDS = 60
 """Task timeout when neither the step nor the flow sets one (``create_flow``'s default)."""
@@ -153,7 +153,7 @@ class Flow:
     def step(self, handler: H, /) -> H: ...
 
     @overload
-    def step(self, handler: None = None, /, **options: Any) -> Callable[[H], H]: ...
+    def step(self, handler: None = None, /, **options: Unpack[StepOptions]) -> Callable[[H], H]: ...
 
     def step(
         self,
@@ -170,7 +170,7 @@ class Flow:
         if_not: dict[str, Any] | None = None,
         when_unmet: str | None = None,
         when_exhausted: str | None = None,
-    ) -> Callable[[H], H]:
+    ) -> H | Callable[[H], H]:
         """Register a single step (one task per run): ``@flow.step(...)`` above its handler.
 
         Bare ``@flow.step`` (no parentheses) works too when no option is needed. The
@@ -207,7 +207,9 @@ class Flow:
     def array(self, handler: H, /) -> H: ...
 
     @overload
-    def array(self, handler: None = None, /, **options: Any) -> Callable[[H], H]: ...
+    def array(
+        self, handler: None = None, /, **options: Unpack[StepOptions]
+    ) -> Callable[[H], H]: ...
 
     def array(
         self,
@@ -224,7 +226,7 @@ class Flow:
         if_not: dict[str, Any] | None = None,
         when_unmet: str | None = None,
         when_exhausted: str | None = None,
-    ) -> Callable[[H], H]:
+    ) -> H | Callable[[H], H]:
         """Register a single step whose output must be a JSON array (for a map to consume).
 
         Stored as step type ``single`` (``Step.is_array`` is True); arguments, return value
@@ -238,7 +240,7 @@ class Flow:
     def map(self, handler: H, /) -> H: ...
 
     @overload
-    def map(self, handler: None = None, /, **options: Any) -> Callable[[H], H]: ...
+    def map(self, handler: None = None, /, **options: Unpack[MapOptions]) -> Callable[[H], H]: ...
 
     def map(
         self,
@@ -255,7 +257,7 @@ class Flow:
         if_not: dict[str, Any] | None = None,
         when_unmet: str | None = None,
         when_exhausted: str | None = None,
-    ) -> Callable[[H], H]:
+    ) -> H | Callable[[H], H]:
         """Register a map step: one task per array element, output = results in order.
 
         The handler gets one element of the array.
@@ -326,7 +328,7 @@ class Flow:
         return step
 
 
-def _bare_or(decorator: Callable[[H], H], handler: Any, name: str) -> Any:
+def _bare_or(decorator: Callable[[H], H], handler: H | None, name: str) -> H | Callable[[H], H]:
     """Apply ``decorator`` to ``handler`` when used bare (``@flow.step``), else return it."""
     if handler is None:
         return decorator

@@ -6,9 +6,9 @@ import functools
 from typing import Any
 
 from pgflow.dsl._build import OPTION_NAMES
-from pgflow.dsl._rules import FlowDefinitionError
 from pgflow.dsl.flow import Flow
 from pgflow.dsl.step import Handler
+from pgflow.errors import FlowDefinitionError
 
 
 class Job(Flow):

@@ -10,13 +10,15 @@ Every state transition stays in SQL: the worker only calls ``pgflow.*`` function
 - ``executor``: one task: handler input, timeout, output encoding, report;
 - ``lifecycle``: states, signals, drain; ``heartbeat``: heartbeat and stalled-task sweep;
 - ``watchdog``: a thread that names the handler blocking the event loop;
-- ``queries``: every SQL statement sent; ``config``: settings; ``log``: structured logs;
-- ``cli``: the ``pgflow-worker`` command.
+- ``queries``: every SQL statement sent; ``config``: settings; ``log``: structured logs.
+
+The ``pgflow-worker`` command is :mod:`pgflow.cli.worker`; the worker's exceptions
+(:class:`~pgflow.errors.WorkerStartupError`, :class:`~pgflow.errors.FlowShapeMismatch`)
+are in :mod:`pgflow.errors`.
 """
 
 from pgflow.worker.config import WorkerConfig
-from pgflow.worker.errors import FlowShapeMismatch, WorkerStartupError
 from pgflow.worker.lifecycle import WorkerState
 from pgflow.worker.runner import Worker
 
-__all__ = ["FlowShapeMismatch", "Worker", "WorkerConfig", "WorkerStartupError", "WorkerState"]
+__all__ = ["Worker", "WorkerConfig", "WorkerState"]

@@ -37,6 +37,7 @@ from typing import Any
 import psycopg
 
 from pgflow.context import Context, FlowInputSource, KnownFlowInput
+from pgflow.dsl import Flow, Step
 from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import fields
 from pgflow.worker.reports import ReportBatcher, ReportResult, TaskReport
@@ -61,7 +62,7 @@ class ClaimedTask:
         attempt: ``attempts_count`` after the claim (1 = first attempt).
     """
 
-    flow: Any
+    flow: Flow
     worker_id: str
     record: Mapping[str, Any]
     message: Mapping[str, Any]
@@ -95,7 +96,7 @@ class ClaimedTask:
         }
 
 
-def handler_input(step: Any, record: Mapping[str, Any]) -> Any:
+def handler_input(step: Step, record: Mapping[str, Any]) -> Any:
     """Return what the step's handler receives, as upstream pgflow's TS workers do.
 
     Root single step: the run input (``flow_input``; SQL puts ``{}`` in ``input``).
@@ -225,7 +226,7 @@ class Executor:
             flow_input_source=source,
         )
 
-    async def invoke(self, step: Any, value: Any, ctx: Context) -> Any:
+    async def invoke(self, step: Step, value: Any, ctx: Context) -> Any:
         """Call the step handler with ``(input, ctx)`` or ``(input)``; await async ones."""
         args = (value, ctx) if step.accepts_context else (value,)
         if step.is_async or inspect.iscoroutinefunction(step.handler):

@@ -19,6 +19,7 @@ import logging
 import signal
 import threading
 from collections.abc import Iterable
+from typing import Any
 
 from pgflow.worker.log import fields
 
@@ -118,7 +119,7 @@ async def drain(
     Returns:
         How many tasks were abandoned.
     """
-    pending = {t for t in tasks if not t.done()}
+    pending: set[asyncio.Future[Any]] = {t for t in tasks if not t.done()}
     if pending:
         logger.info(
             "draining in-flight tasks",

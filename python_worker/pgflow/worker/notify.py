@@ -105,7 +105,7 @@ class Listener:
         )
         async with conn:
             for statement in self._listen:
-                await conn.execute(statement)  # type: ignore[arg-type]  # quoted channel
+                await conn.execute(statement)
             self.connected = True
             backoff.reset()
             logger.info(

@@ -25,6 +25,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from pgflow.dsl import Flow
 from pgflow.worker import queries
 from pgflow.worker.config import Backoff, WorkerConfig
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
@@ -43,7 +44,7 @@ class Slots:
 
     A slot is taken from a read until the task's handler returns; the report that follows
     does not hold it, so the next read overlaps the reports (which then go out together,
-    see completions.py). Up to ``capacity`` tasks may wait on their report for free; each
+    see reports.py). Up to ``capacity`` tasks may wait on their report for free; each
     one beyond that holds a slot again, so a slow database slows reading down instead of
     letting finished tasks pile up: at most 2 x ``capacity`` tasks are in the worker.
     """
@@ -110,7 +111,7 @@ class FlowPoller:
     def __init__(
         self,
         *,
-        flow: Any,
+        flow: Flow,
         worker_id: uuid.UUID,
         pool: AsyncConnectionPool,
         slots: Slots,

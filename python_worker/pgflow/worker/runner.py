@@ -17,15 +17,16 @@ import asyncio
 import logging
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import LiteralString
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from pgflow.dsl import Flow
+from pgflow.errors import WorkerStartupError
 from pgflow.worker import queries, startup
 from pgflow.worker.config import Backoff, WorkerConfig
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
-from pgflow.worker.errors import WorkerStartupError
 from pgflow.worker.executor import ClaimedTask, Executor
 from pgflow.worker.flow_input import RunInputCache
 from pgflow.worker.heartbeat import Heartbeat, StalledTaskSweep
@@ -53,11 +54,12 @@ class Worker:
     """Serve one or more flows from one process.
 
     Args:
-        flows: the DSL flows (``pgflow.dsl.Flow``) to serve; each reads its own queue.
+        flows: the flows to serve (:class:`pgflow.dsl.Flow`, or a Job); each reads its own
+            queue.
         config: the worker settings.
     """
 
-    def __init__(self, flows: Sequence[Any], config: WorkerConfig) -> None:
+    def __init__(self, flows: Sequence[Flow], config: WorkerConfig) -> None:
         if not flows:
             raise ValueError("a worker needs at least one flow")
         slugs = [f.slug for f in flows]
@@ -332,7 +334,7 @@ class Worker:
             await self._best_effort(queries.MARK_WORKER_STOPPED, flow_slug)
         self.lifecycle.to(WorkerState.STOPPED)
 
-    async def _best_effort(self, query: Any, flow_slug: str) -> None:
+    async def _best_effort(self, query: LiteralString, flow_slug: str) -> None:
         params = {"worker_id": self.worker_ids[flow_slug]}
 
         async def send() -> None:
@@ -341,7 +343,7 @@ class Worker:
 
         try:
             await asyncio.wait_for(send(), SHUTDOWN_STATEMENT_SECONDS)
-        except (psycopg.Error, TimeoutError, *RETRYABLE_DB_ERRORS) as exc:
+        except (psycopg.Error, TimeoutError, PoolTimeout) as exc:
             logger.warning(
                 "shutdown statement failed",
                 extra=fields(flow_slug=flow_slug, error=error_text(exc)),

@@ -3,8 +3,8 @@
 Each function sends one or two statements on a connection the caller holds; the caller
 retries the whole sequence while the database is unreachable (connection errors pass
 through), so every step is safe to repeat. Errors that retrying cannot fix become
-:class:`~pgflow.worker.errors.WorkerStartupError` (exit code 2) or
-:class:`~pgflow.worker.errors.FlowShapeMismatch` (exit code 1).
+:class:`~pgflow.errors.WorkerStartupError` (exit code 2) or
+:class:`~pgflow.errors.FlowShapeMismatch` (exit code 1).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
-from pgflow.errors import SchemaVersionMismatch
-from pgflow.schema_check import check_worker_compatibility_async
+from pgflow.dsl import Flow
+from pgflow.errors import FlowShapeMismatch, SchemaVersionMismatch, WorkerStartupError
+from pgflow.schema.check import check_worker_compatibility_async
 from pgflow.worker import queries
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
-from pgflow.worker.errors import FlowShapeMismatch, WorkerStartupError
 from pgflow.worker.log import fields
 
 logger = logging.getLogger("pgflow.worker")
@@ -76,7 +76,7 @@ async def track_worker_function(conn: Connection, function_name: str) -> None:
     await conn.execute(queries.TRACK_WORKER_FUNCTION, {"function_name": function_name})
 
 
-async def compile_flow(conn: Connection, flow: Any, allow_data_loss: bool) -> str:
+async def compile_flow(conn: Connection, flow: Flow, allow_data_loss: bool) -> str:
     """Create or verify the flow from its shape with ``pgflow.ensure_flow_compiled``.
 
     Returns:
@@ -115,18 +115,18 @@ async def compile_flow(conn: Connection, flow: Any, allow_data_loss: bool) -> st
     return status
 
 
-async def sync_schedule(conn: Connection, flow: Any) -> None:
+async def sync_schedule(conn: Connection, flow: Flow) -> None:
     """Make the flow's default pg_cron schedule match its ``cron=`` / ``cron_input=``.
 
     A flow without ``cron`` has its default schedule removed (if any). Without pg_cron a
     flow that asks for a schedule is logged as an error and served anyway: its runs can
     still be started by hand.
     """
-    cron = getattr(flow, "cron", None)
+    cron = flow.cron
     params = {
         "flow_slug": flow.slug,
         "schedule": cron,
-        "input": json.dumps(getattr(flow, "cron_input", {}) if cron else {}),
+        "input": json.dumps(flow.cron_input if cron else {}),
     }
     try:
         async with conn.transaction():

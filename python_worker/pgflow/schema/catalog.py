@@ -321,38 +321,30 @@ def run_plan(conn: psycopg.Connection[Any], plan: Plan) -> Any:
     The queries run in a transaction (a savepoint if ``conn`` is already in one) that is
     rolled back, so nothing of the caller's session changes.
     """
-    result: Any = None
-    with conn.transaction() as tx:
+    with conn.transaction(force_rollback=True):
         cur = conn.cursor(row_factory=tuple_row)
         cur.execute("select pg_catalog.set_config('search_path', 'pg_catalog', true)")
-        rows: Rows | None = None
         try:
+            query, params = next(plan)
             while True:
-                query, params = plan.send(rows)  # type: ignore[arg-type]
                 cur.execute(query, params)
-                rows = cur.fetchall()
+                query, params = plan.send(cur.fetchall())
         except StopIteration as stop:
-            result = stop.value
-        raise psycopg.Rollback(tx)
-    return result
+            return stop.value
 
 
 async def run_plan_async(conn: psycopg.AsyncConnection[Any], plan: Plan) -> Any:
     """Run a catalog plan on an async connection; see :func:`run_plan`."""
-    result: Any = None
-    async with conn.transaction() as tx:
+    async with conn.transaction(force_rollback=True):
         cur = conn.cursor(row_factory=tuple_row)
         await cur.execute("select pg_catalog.set_config('search_path', 'pg_catalog', true)")
-        rows: Rows | None = None
         try:
+            query, params = next(plan)
             while True:
-                query, params = plan.send(rows)  # type: ignore[arg-type]
                 await cur.execute(query, params)
-                rows = await cur.fetchall()
+                query, params = plan.send(await cur.fetchall())
         except StopIteration as stop:
-            result = stop.value
-        raise psycopg.Rollback(tx)
-    return result
+            return stop.value
 
 
 def snapshot(conn_or_dsn: psycopg.Connection[Any] | str, schema: str = SCHEMA) -> dict[str, Any]:

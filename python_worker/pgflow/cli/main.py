@@ -1,20 +1,19 @@
 """The ``pgflow`` command line.
 
 ``pgflow install`` installs the schema; ``pgflow start``, ``status`` and ``runs`` start and
-follow runs; ``pgflow dev up|down|status|dsn|psql|destroy`` manage the embedded dev cluster.
-Every command that needs a database takes ``--dsn``, else uses ``PGFLOW_DATABASE_URL``,
-``DATABASE_URL``, then the dev cluster (started on demand): see :mod:`pgflow.dsn`.
-Data goes to stdout, notes and progress to stderr.
+follow runs (here); ``pgflow dev up|down|status|dsn|psql|destroy`` manage the embedded dev
+cluster (:mod:`pgflow.cli.dev`); ``check-schema``, ``migrate`` and ``schedules`` administer
+the schema (:mod:`pgflow.cli.admin`). Every command that needs a database takes ``--dsn``,
+else uses ``PGFLOW_DATABASE_URL``, ``DATABASE_URL``, then the dev cluster, started on
+demand (:func:`pgflow.cli.util.command_dsn`). Data goes to stdout, notes and progress to
+stderr.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import sys
 import uuid
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,22 +21,18 @@ from typing import Any
 import click
 import psycopg
 
-from pgflow import cli_admin, devdb
 from pgflow._version import __version__
-from pgflow.cli_util import dsn_option, table
+from pgflow.cli import admin, dev
+from pgflow.cli.util import click_dsn, command_dsn, dsn_option, table
 from pgflow.client import Client, Run
-from pgflow.dsn import resolve_dsn
 from pgflow.errors import PgflowError
-from pgflow.install import METHODS, install
+from pgflow.schema.install import METHODS, Method, install
 
-__all__ = ["main", "resolve_dsn"]
+__all__ = ["main"]
 
 
 def _client(dsn: str | None) -> Client:
-    try:
-        return Client(resolve_dsn(dsn))
-    except PgflowError as exc:
-        raise click.ClickException(str(exc)) from exc
+    return Client(click_dsn(dsn))
 
 
 @click.group()
@@ -58,10 +53,10 @@ def main() -> None:
     show_default=True,
     help="extension: CREATE EXTENSION; sql: plain SQL; auto: extension when the server has it.",
 )
-def install_command(dsn: str | None, method: str) -> None:
+def install_command(dsn: str | None, method: Method) -> None:
     """Install pgmq (if absent) and the pgflow schema into a database."""
     try:
-        report = install(resolve_dsn(dsn), method=method)  # type: ignore[arg-type]
+        report = install(command_dsn(dsn), method=method)
     except (PgflowError, psycopg.Error) as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(str(report))
@@ -216,67 +211,6 @@ def runs_command(flow_slug: str | None, status: str | None, limit: int, dsn: str
     click.echo(table(["RUN ID", "FLOW", "STATUS", "STARTED", "TOOK", "STEPS LEFT"], rows))
 
 
-# ---------------------------------------------------------------- dev cluster
-
-
-@main.group("dev")
-def dev_group() -> None:
-    """Manage the embedded dev cluster (in ./.pgflow, or $PGFLOW_HOME)."""
-
-
-def _dev(action: Callable[[], Any]) -> Any:
-    try:
-        return action()
-    except PgflowError as exc:
-        raise click.ClickException(str(exc)) from exc
-
-
-@dev_group.command("up")
-def dev_up() -> None:
-    """Create and start the dev cluster if needed; print its DSN."""
-    click.echo(_dev(devdb.up))
-
-
-@dev_group.command("down")
-def dev_down() -> None:
-    """Stop the dev cluster (its data stays)."""
-    if not _dev(devdb.down):
-        click.echo("pgflow dev: not running", err=True)
-
-
-@dev_group.command("status")
-def dev_status() -> None:
-    """Say whether the dev cluster exists and runs (exit 3 when not running)."""
-    current = _dev(devdb.status)
-    click.echo(str(current))
-    if not current.running:
-        sys.exit(3)
-
-
-@dev_group.command("dsn")
-def dev_dsn() -> None:
-    """Print the dev cluster's DSN (starting it if needed)."""
-    click.echo(_dev(devdb.ensure_running))
-
-
-@dev_group.command(
-    "psql", context_settings={"ignore_unknown_options": True, "allow_extra_args": True}
-)
-@click.argument("psql_args", nargs=-1, type=click.UNPROCESSED)
-def dev_psql(psql_args: tuple[str, ...]) -> None:
-    """Open psql on the dev cluster (extra arguments go to psql)."""
-    dsn = _dev(devdb.ensure_running)
-    argv = _dev(lambda: devdb.psql_command(dsn, psql_args))
-    os.execv(argv[0], argv)
-
-
-@dev_group.command("destroy")
-@click.confirmation_option(prompt="Stop the dev cluster and delete all its data?")
-def dev_destroy() -> None:
-    """Stop the dev cluster and delete its data."""
-    _dev(devdb.destroy)
-
-
 # ---------------------------------------------------------------- formatting
 
 
@@ -316,11 +250,12 @@ def _one_line(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-# The schema administration commands (check-schema, migrate, schedules) live apart.
-main.add_command(cli_admin.check_schema_command)
-main.add_command(cli_admin.migrate_command)
-main.add_command(cli_admin.schedules_command)
-main.add_command(cli_admin.schedule_group)
+# The dev cluster and schema administration commands live apart.
+main.add_command(dev.dev_group)
+main.add_command(admin.check_schema_command)
+main.add_command(admin.migrate_command)
+main.add_command(admin.schedules_command)
+main.add_command(admin.schedule_group)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Findings and the report of ``pgflow check-schema`` (see :mod:`pgflow.schema_check`)."""
+"""Findings and the report of ``pgflow check-schema`` (see :mod:`pgflow.schema.check`)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ class Finding:
 
 @dataclass(frozen=True)
 class SchemaReport:
-    """Result of :func:`pgflow.schema_check.check_schema`.
+    """Result of :func:`pgflow.schema.check.check_schema`.
 
     Attributes:
         errors: findings that make the database unusable or incompatible.
@@ -106,8 +106,8 @@ def plural(n: int, word: str) -> str:
 def _describe_install(version: str | None, method: str | None) -> str:
     if method is None:
         return "not installed"
-    how = {"extension": "extension", "sql": "plain SQL", "unknown": "install method unknown"}
-    how = how.get(method, method)
+    names = {"extension": "extension", "sql": "plain SQL", "unknown": "install method unknown"}
+    how = names.get(method, method)
     return f"{version or 'version not recorded'} ({how})"
 
 

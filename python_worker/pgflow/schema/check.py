@@ -1,6 +1,6 @@
 """Check a live database against the pgflow contract manifest (``pgflow check-schema``).
 
-:func:`check_schema` reads the database (:mod:`pgflow.schema_catalog`) and compares it with
+:func:`check_schema` reads the database (:mod:`pgflow.schema.catalog`) and compares it with
 the manifest shipped in this package (generated from our SQL by
 ``compat/generate_manifest.py``). It reports:
 
@@ -29,7 +29,7 @@ import psycopg
 
 from pgflow._version import __version__
 from pgflow.errors import SchemaVersionMismatch
-from pgflow.schema_catalog import (
+from pgflow.schema.catalog import (
     CRON_JOB,
     NOTIFY_TRIGGER,
     SCHEMA,
@@ -38,8 +38,8 @@ from pgflow.schema_catalog import (
     run_plan,
     run_plan_async,
 )
-from pgflow.schema_diff import compare_contract
-from pgflow.schema_report import Finding, Findings, SchemaReport, plural
+from pgflow.schema.diff import compare_contract
+from pgflow.schema.report import Finding, Findings, SchemaReport, plural
 
 __all__ = [
     "Finding",
@@ -145,7 +145,7 @@ def evaluate(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> SchemaRep
     """Compare facts read from a database with the manifest (no database access).
 
     Args:
-        facts: the result of :func:`pgflow.schema_catalog.environment_plan`.
+        facts: the result of :func:`pgflow.schema.catalog.environment_plan`.
         manifest: the contract manifest.
     """
     out = Findings()

@@ -1,6 +1,6 @@
 """Schema administration commands: ``check-schema``, ``migrate``, ``schedules``, ``schedule sync``.
 
-Registered on the ``pgflow`` group by :mod:`pgflow.cli`.
+Registered on the ``pgflow`` group by :mod:`pgflow.cli.main`.
 """
 
 from __future__ import annotations
@@ -12,20 +12,12 @@ from datetime import UTC, datetime
 import click
 import psycopg
 
-from pgflow.cli_util import db_error_message, dsn_option, table
-from pgflow.dsn import resolve_dsn
+from pgflow.cli.util import click_dsn, db_error_message, dsn_option, table
+from pgflow.cli.worker import load_flow
 from pgflow.errors import PgflowError
-from pgflow.migrate import migrate
 from pgflow.schedules import describe_next_run, list_schedules, sync_schedules
-from pgflow.schema_check import check_schema
-from pgflow.worker.cli import load_flow
-
-
-def _dsn(dsn: str | None) -> str:
-    try:
-        return resolve_dsn(dsn)
-    except PgflowError as exc:
-        raise click.ClickException(str(exc)) from exc
+from pgflow.schema.check import check_schema
+from pgflow.schema.migrate import migrate
 
 
 @click.command("check-schema")
@@ -37,7 +29,7 @@ def check_schema_command(dsn: str | None, as_json: bool) -> None:
     Exits 1 when errors are found; warnings alone exit 0.
     """
     try:
-        report = check_schema(_dsn(dsn))
+        report = check_schema(click_dsn(dsn))
     except psycopg.Error as exc:
         raise click.ClickException(f"could not check the schema: {exc}") from exc
     click.echo(report.to_json() if as_json else report.to_text())
@@ -49,7 +41,7 @@ def check_schema_command(dsn: str | None, as_json: bool) -> None:
 def migrate_command(dsn: str | None) -> None:
     """Upgrade the pgflow schema to this package's version (one transaction per step)."""
     try:
-        report = migrate(_dsn(dsn))
+        report = migrate(click_dsn(dsn))
     except PgflowError as exc:
         raise click.ClickException(str(exc)) from exc
     except psycopg.Error as exc:
@@ -62,7 +54,7 @@ def migrate_command(dsn: str | None) -> None:
 def schedules_command(dsn: str | None) -> None:
     """List scheduled flows with their next run (pg_cron)."""
     try:
-        schedules = list_schedules(_dsn(dsn))
+        schedules = list_schedules(click_dsn(dsn))
     except psycopg.Error as exc:
         raise click.ClickException(db_error_message(exc)) from exc
     if not schedules:
@@ -105,7 +97,7 @@ def schedule_sync_command(flow_refs: tuple[str, ...], app_dir: str, dsn: str | N
     sys.path.insert(0, os.path.abspath(app_dir))
     flows = [load_flow(reference) for reference in flow_refs]
     try:
-        actions = sync_schedules(_dsn(dsn), flows)
+        actions = sync_schedules(click_dsn(dsn), flows)
     except psycopg.errors.ForeignKeyViolation as exc:
         raise click.ClickException(
             f"{db_error_message(exc)}\nStart the flow's worker once (it creates the flow), or "

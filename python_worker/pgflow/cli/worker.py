@@ -21,14 +21,15 @@ from typing import Any
 
 import click
 
-from pgflow.dsn import resolve_dsn
+from pgflow.cli.util import command_dsn
+from pgflow.dsl import Flow
 from pgflow.errors import PgflowError
 from pgflow.worker.config import WorkerConfig
-from pgflow.worker.log import LOG_FORMATS, configure_logging
+from pgflow.worker.log import LOG_FORMATS, LogFormat, configure_logging
 from pgflow.worker.runner import Worker
 
 
-def load_flow(reference: str) -> Any:
+def load_flow(reference: str) -> Flow:
     """Import and return the flow named by ``module:attribute``.
 
     Args:
@@ -41,8 +42,6 @@ def load_flow(reference: str) -> Any:
         click.BadParameter: the reference is malformed, cannot be imported, or does not
             name a flow.
     """
-    from pgflow.dsl import Flow
-
     module_name, sep, attribute = reference.partition(":")
     if not sep or not module_name or not attribute:
         raise click.BadParameter(
@@ -185,7 +184,7 @@ def main(
     prepared_statements: bool,
     function_name: str,
     allow_data_loss: bool,
-    log_format: str,
+    log_format: LogFormat,
     log_level: str,
     app_dir: str,
 ) -> None:
@@ -194,7 +193,7 @@ def main(
     loaded = [load_flow(reference) for reference in flows]
     try:
         config = WorkerConfig(
-            dsn=resolve_dsn(dsn),
+            dsn=command_dsn(dsn),
             function_name=function_name,
             max_concurrency=max_concurrency,
             batch_size=batch_size,
@@ -211,7 +210,7 @@ def main(
         worker = Worker(loaded, config)
     except (PgflowError, ValueError) as exc:
         raise click.UsageError(str(exc)) from exc
-    configure_logging(log_format, log_level)  # type: ignore[arg-type]
+    configure_logging(log_format, log_level)
     sys.exit(worker.run())
 
 

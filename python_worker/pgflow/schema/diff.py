@@ -1,6 +1,6 @@
 """Compare a contract read from a database with the manifest's (``pgflow check-schema``).
 
-Both sides have the shape returned by :func:`pgflow.schema_catalog.contract_plan`. Every
+Both sides have the shape returned by :func:`pgflow.schema.catalog.contract_plan`. Every
 difference in a contract object is an error; objects the manifest does not know are
 warnings.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pgflow.schema_catalog import SCHEMA
-from pgflow.schema_report import Finding, Findings, plural
+from pgflow.schema.catalog import SCHEMA
+from pgflow.schema.report import Finding, Findings, plural
 
 
 def compare_contract(

@@ -1,0 +1,183 @@
+"""Start runs and follow them from synchronous code: :class:`Client`.
+
+The client only calls the SQL API (``pgflow.start_flow_with_states``,
+``pgflow.get_run_with_states``) and reads ``pgflow.runs`` / ``pgflow.step_tasks``; workers
+do the work. It holds one autocommit psycopg connection, opened on first use::
+
+    from pgflow import Client
+
+    with Client() as client:                     # DSN: PGFLOW_DATABASE_URL, ..., dev cluster
+        run = client.start_flow("stdlib_analysis", {"limit": 100})
+        final = client.wait_for_run(run.run_id, timeout_seconds=60)
+        print(final.status, final.output)
+
+It is meant for scripts, CLIs and threaded web handlers that start a run and look at it,
+not for high-rate polling (use one client per thread). Async code uses
+:class:`~pgflow.client.AsyncClient`, which sends the same statements.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any, TypeVar
+
+import psycopg
+
+from pgflow.client import plans
+from pgflow.client.plans import HasSlug, Plan
+from pgflow.client.records import Run, RunState
+from pgflow.dsn import resolve_dsn
+
+T = TypeVar("T")
+
+
+class Client:
+    """Start pgflow runs and read their state through one database connection.
+
+    Args:
+        dsn: libpq connection string or URL; None takes ``PGFLOW_DATABASE_URL``, then
+            ``DATABASE_URL``, then the dev cluster if it is running (it is never started
+            from here: run ``pgflow dev up``).
+        connection: an open psycopg connection to use instead of ``dsn`` (autocommit is
+            recommended; the client does not close it).
+
+    Raises:
+        DevClusterNotRunning: ``dsn`` is None, none is configured, and the dev cluster is
+            not running.
+        NoDatabaseConfigured: ``dsn`` is None, none is configured, and the dev cluster is
+            turned off (``PGFLOW_DEV_CLUSTER=off``) or cannot be asked.
+    """
+
+    def __init__(
+        self, dsn: str | None = None, *, connection: psycopg.Connection[Any] | None = None
+    ) -> None:
+        self._conn = connection
+        self._owns_connection = connection is None
+        self._dsn = None if connection is not None else resolve_dsn(dsn)
+
+    # ------------------------------------------------------------------ connection
+    def _connection(self) -> psycopg.Connection[Any]:
+        if self._conn is None or self._conn.closed:
+            assert self._dsn is not None
+            self._conn = psycopg.connect(self._dsn, autocommit=True)
+        return self._conn
+
+    def close(self) -> None:
+        """Close the connection, if the client opened it (a later call opens a new one)."""
+        if self._owns_connection and self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _run(self, plan: Plan[T]) -> T:
+        statement = plans.first_statement(plan)  # argument errors before connecting
+        return plans.run(self._connection(), plan, statement)
+
+    # ------------------------------------------------------------------ verbs
+    def start_flow(
+        self, flow: str | HasSlug, input: Any, run_id: str | uuid.UUID | None = None
+    ) -> RunState:
+        """Start a run of a flow and return its state right after the start.
+
+        Root steps are queued at once; the run may already be completed when the flow
+        needs no task (e.g. a root map over an empty array).
+
+        Args:
+            flow: the flow slug, or an object with a ``slug`` such as a
+                :class:`pgflow.dsl.Flow` (it must already exist in the database: a worker
+                serving the flow creates it when it starts).
+            input: the run input, any JSON-serialisable value (an array for flows whose
+                root step is a map).
+            run_id: a uuid of your choice for the run (a :class:`uuid.UUID` or its text);
+                random when None.
+
+        Returns:
+            The new run with its step states.
+
+        Raises:
+            FlowNotFound: the database has no such flow.
+            RunAlreadyExists: ``run_id`` is taken.
+            InvalidRunId: ``run_id`` is not a uuid (nothing is sent to the database).
+            InvalidRunInput: ``input`` is not JSON-serialisable (a set, an object, NaN...;
+                nothing is sent), holds a NUL character (which jsonb cannot store), is larger
+                than the database's ``pgflow.max_payload_bytes`` (16 MiB by default), or
+                is not an array for a flow with a root map step. Nothing is written.
+        """
+        return self._run(plans.start_flow(flow, input, run_id))
+
+    def get_run(self, run_id: str | uuid.UUID) -> RunState:
+        """Return a run and the state of each of its steps.
+
+        Args:
+            run_id: the run's uuid.
+
+        Returns:
+            The run's current state.
+
+        Raises:
+            RunNotFound: no run has this id (or it is not a uuid).
+        """
+        return self._run(plans.get_run(run_id))
+
+    def wait_for_run(
+        self,
+        run_id: str | uuid.UUID,
+        timeout_seconds: float = 60.0,
+        *,
+        poll_interval_seconds: float = 0.2,
+    ) -> RunState:
+        """Poll a run until it is completed or failed, and return its final state.
+
+        Args:
+            run_id: the run's uuid.
+            timeout_seconds: how long to wait, in seconds (default 60).
+            poll_interval_seconds: pause between two reads of the run (default 0.2 s).
+
+        Returns:
+            The final state: ``status`` is ``completed`` (``output`` holds the leaf steps'
+            outputs) or ``failed`` (:attr:`RunState.failed_step` says where and why).
+
+        Raises:
+            RunTimeout: the run was still ``started`` after ``timeout_seconds``.
+            RunNotFound: no run has this id.
+        """
+        deadline = time.monotonic() + timeout_seconds
+        while True:
+            state = self.get_run(run_id)
+            pause = plans.next_poll(state, deadline, timeout_seconds, poll_interval_seconds)
+            if pause is None:
+                return state
+            time.sleep(pause)
+
+    def task_counts(self, run_id: str | uuid.UUID) -> dict[str, dict[str, int]]:
+        """Return the number of tasks per step and task status of a run.
+
+        Args:
+            run_id: the run's uuid.
+
+        Returns:
+            ``{step_slug: {task status: count}}`` with statuses ``queued``, ``started``,
+            ``completed``, ``failed``; steps without tasks yet are absent.
+        """
+        return self._run(plans.task_counts(run_id))
+
+    def list_runs(
+        self, *, flow_slug: str | None = None, status: str | None = None, limit: int = 20
+    ) -> list[Run]:
+        """Return the latest runs, newest first.
+
+        Args:
+            flow_slug: only runs of this flow.
+            status: only runs in this status (``started``, ``completed``, ``failed``).
+            limit: at most this many runs.
+
+        Returns:
+            The runs, without their step states.
+        """
+        return self._run(plans.list_runs(flow_slug, status, limit))
