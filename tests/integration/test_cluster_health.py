@@ -116,3 +116,15 @@ def test_without_a_pid_file_or_a_log_the_message_says_so(tmp_path: Path) -> None
     assert log_tail(tmp_path / "missing.log").startswith("(no server log:")
     with pytest.raises(ClusterDied, match="no server log"):
         check_running(tmp_path, tmp_path / "missing.log")
+
+
+def test_the_cluster_does_not_carry_mirakurus_kill_marker(pgflow_cluster) -> None:
+    # mirakuru (pytest-postgresql's process library) SIGKILLs, when any process that loaded it
+    # exits, every process whose mirakuru_uuid contains that process's pid as text: another
+    # pytest run on the machine could kill our server (tools/pg_ctl_as_postgres.sh).
+    pid = postmaster_pid(pgflow_cluster.datadir)
+    assert pid is not None
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+
+    assert any(entry.startswith(b"PATH=") for entry in environ), "the environment is readable"
+    assert not [entry for entry in environ if entry.startswith(b"mirakuru_uuid=")]
