@@ -7,10 +7,11 @@ Usage: ``python3 compat/generate_manifest.py [--dsn DSN] [--check]``
   installs pgmq and pgflow into it as plain SQL, reads the catalog and stops the cluster.
 - With ``--dsn``: reads a database where pgmq and pgflow are already installed.
 
-The manifest (sorted keys, stable order) is written to ``compat/manifest.json`` and, for
-``pgflow check-schema`` outside the repository, to ``python_worker/pgflow/compat/
-manifest.json`` (package data). With ``--check`` nothing is written and the exit status
-is 1 when either file differs from what would be generated.
+The manifest (sorted keys, stable order) is written to ``compat/manifest.json``, the one
+committed copy; ``extension/build.py`` (run afterwards) copies it into the package for
+``pgflow check-schema`` (``python_worker/pgflow/compat/manifest.json``, git-ignored; wheels
+get it from the build). With ``--check`` nothing is written and the exit status is 1 when
+``compat/manifest.json`` differs from what would be generated.
 
 Run it after any change to the SQL contract (a new function, a column, a constraint);
 tests/integration/test_manifest.py fails until the manifest matches the installed catalog.
@@ -38,7 +39,7 @@ import pgflow
 from pgflow.schema.catalog import dump_manifest, run_plan, snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = (ROOT / "compat" / "manifest.json", ROOT / "python_worker/pgflow/compat/manifest.json")
+TARGET = ROOT / "compat" / "manifest.json"
 
 #: Upstream release we are compatible with (compat/UPSTREAM.md).
 UPSTREAM = {
@@ -170,19 +171,18 @@ def main(argv: list[str] | None = None) -> int:
             manifest = generate(dsn)
     text = dump_manifest(manifest)
 
-    stale = [p for p in TARGETS if not p.exists() or p.read_text() != text]
+    stale = not TARGET.exists() or TARGET.read_text() != text
     if args.check:
-        for p in stale:
+        if stale:
             print(
-                f"out of date: {p.relative_to(ROOT)} (run python3 compat/generate_manifest.py)",
+                "out of date: compat/manifest.json (run python3 compat/generate_manifest.py)",
                 file=sys.stderr,
             )
         return 1 if stale else 0
-    for p in TARGETS:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
+    TARGET.write_text(text)
+    _ensure_built()  # the package's copy
     print(
-        f"wrote {', '.join(str(p.relative_to(ROOT)) for p in TARGETS)} "
+        f"wrote compat/manifest.json "
         f"(pgflow {manifest['pgflow_version']}, {len(manifest['contract']['functions'])} "
         f"functions, {len(manifest['contract']['tables'])} tables)"
     )

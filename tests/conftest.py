@@ -1,7 +1,7 @@
 """Database fixtures: one private PostgreSQL cluster per session, a fresh database per test.
 
-- Cluster: started by pytest-postgresql through ``tools/pg_ctl_as_postgres.sh`` (so it also
-  runs as root), with ``fsync=off`` and pg_cron preloaded.
+- Cluster: started with pytest-postgresql's executor through ``tools/pg_ctl_as_postgres.sh``
+  (so it also runs as root), with ``fsync=off`` and pg_cron preloaded.
 - pg_cron lives in its own database, ``pgflow_cron`` (``cron.database_name``): pg_cron can
   only be created there, and its background worker stays connected to it, which would stop
   that database from serving as a template for ``CREATE DATABASE``. Cron tests schedule
@@ -15,24 +15,41 @@
 Fixtures: ``pg_admin_dsn`` (the cluster's ``postgres`` database, for creating more
 databases), ``pgflow_dsn`` (fresh database with pgmq + pgflow), ``pgflow_conn`` (autocommit
 psycopg connection to it), ``pg_cron_dsn``.
+
+Robustness on a shared machine:
+
+- Base temp: each session gets its own fresh ``pgflow-pytest-*`` directory under the
+  system temp dir (unless ``--basetemp`` is given), never the shared
+  ``/tmp/pytest-of-<user>``: another pytest run on the machine re-creates that one private
+  (0700) and prunes its old entries, which took the cluster's files away from the postgres
+  OS user (``PANIC: could not open file ... pg_control: Permission denied``). It is removed
+  after a passing run and kept (the header names it) after a failing one.
+- A dead cluster stops the suite: every test that uses the cluster first (and afterwards)
+  checks that its postmaster still runs; if not, that test errors with the last lines of
+  the server log and the session stops (tests/cluster_health.py). Connections time out
+  after ``PGCONNECT_TIMEOUT`` seconds (10 unless set) instead of waiting forever.
 """
 
 from __future__ import annotations
 
 import importlib.resources
 import itertools
+import os
+import shutil
+import socket
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
-from pytest_postgresql import factories
 from pytest_postgresql.executors import PostgreSQLExecutor
 from pytest_postgresql.janitor import DatabaseJanitor
 
 import pgflow
+from tests.cluster_health import ClusterDied, check_running, postmaster_pid
 
 # Fixtures for tests that run real worker processes (start_worker).
 pytest_plugins = ["tests.integration.worker_harness"]
@@ -40,6 +57,35 @@ pytest_plugins = ["tests.integration.worker_harness"]
 ROOT = Path(__file__).resolve().parent.parent
 CRON_DB = "pgflow_cron"
 _db_numbers = itertools.count(1)
+# Inherited by every libpq and psycopg connection, also in worker subprocesses.
+os.environ.setdefault("PGCONNECT_TIMEOUT", "10")
+_OWN_BASETEMP = pytest.StashKey[Path]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Give the session a fresh base temp of its own (before pytest's tmpdir plugin reads it).
+
+    The directory is traversable by the postgres OS user, which runs the cluster when we are
+    root (tools/pg_ctl_as_postgres.sh opens up the path below it).
+    """
+    if config.option.basetemp is not None:
+        return
+    own = Path(tempfile.mkdtemp(prefix="pgflow-pytest-"))
+    own.chmod(0o711)
+    config.stash[_OWN_BASETEMP] = own
+    config.option.basetemp = str(own / "tmp")
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    own = config.stash.get(_OWN_BASETEMP, None)
+    return None if own is None else f"basetemp: {own}/tmp (removed after a passing run)"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    own = session.config.stash.get(_OWN_BASETEMP, None)
+    if own is not None and exitstatus == 0:
+        shutil.rmtree(own, ignore_errors=True)
 
 
 def _check_extension_files() -> None:
@@ -56,8 +102,8 @@ def _check_extension_files() -> None:
         )
 
 
-def _prepare_cluster(host: str, port: int, user: str, dbname: str, **_: object) -> None:
-    """pytest-postgresql loader: create the pg_cron database, then fill the template."""
+def _prepare_cluster(host: str, port: int, user: str, dbname: str) -> None:
+    """Create the pg_cron database, then install pgmq and pgflow into the template."""
     _check_extension_files()
     admin = make_conninfo(host=host, port=port, user=user, dbname="postgres")
     with psycopg.connect(admin, autocommit=True) as conn:
@@ -69,16 +115,74 @@ def _prepare_cluster(host: str, port: int, user: str, dbname: str, **_: object) 
     pgflow.install(template, method="extension")
 
 
-pgflow_cluster = factories.postgresql_proc(
-    executable=str(ROOT / "tools" / "pg_ctl_as_postgres.sh"),
-    port=None,
-    dbname="pgflow_test",
-    postgres_options=(
-        f"-c shared_preload_libraries=pg_cron -c cron.database_name={CRON_DB} "
-        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    ),
-    load=[_prepare_cluster],
-)
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def pgflow_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgreSQLExecutor]:
+    """The session's PostgreSQL cluster, with the template database ``pgflow_test_tmpl``.
+
+    pytest-postgresql's executor (pg_ctl through tools/pg_ctl_as_postgres.sh); torn down
+    without waiting on a server that is gone (``_cluster_alive`` has said so already).
+    """
+    base = tmp_path_factory.mktemp("pgflow-cluster")
+    cluster = PostgreSQLExecutor(
+        executable=str(ROOT / "tools" / "pg_ctl_as_postgres.sh"),
+        host="127.0.0.1",
+        port=_free_port(),
+        datadir=str(base / "data"),
+        unixsocketdir=tempfile.gettempdir(),
+        logfile=str(base / "server.log"),
+        startparams="-w",
+        dbname="pgflow_test",
+        postgres_options=(
+            f"-c shared_preload_libraries=pg_cron -c cron.database_name={CRON_DB} "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        ),
+    )
+    cluster.start()
+    try:
+        DatabaseJanitor(
+            user=cluster.user,
+            host=cluster.host,
+            port=cluster.port,
+            dbname=cluster.template_dbname,
+            as_template=True,
+        ).init()
+        _prepare_cluster(cluster.host, cluster.port, cluster.user, cluster.template_dbname)
+        yield cluster
+    finally:
+        if postmaster_pid(cluster.datadir) is not None:
+            cluster.stop()
+        else:
+            cluster.kill()  # the server is gone: only the executor's own leftovers
+
+
+@pytest.fixture(autouse=True)
+def _cluster_alive(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Before and after each test that uses the cluster: its postmaster still runs.
+
+    When it does not, the test errors with the end of the server log and the session stops
+    after it (the tests left would only fail one by one, or wait on a dead server).
+    """
+    if "pgflow_cluster" not in request.fixturenames:
+        yield
+        return
+    cluster: PostgreSQLExecutor = request.getfixturevalue("pgflow_cluster")
+    _require_running(request, cluster)
+    yield
+    _require_running(request, cluster)
+
+
+def _require_running(request: pytest.FixtureRequest, cluster: PostgreSQLExecutor) -> None:
+    try:
+        check_running(cluster.datadir, cluster.logfile)
+    except ClusterDied as exc:
+        request.session.shouldfail = "the test cluster died (see the error above)"
+        pytest.fail(str(exc), pytrace=False)
 
 
 def _dsn(cluster: PostgreSQLExecutor, dbname: str) -> str:
@@ -107,9 +211,12 @@ def pgflow_dsn(pgflow_cluster: PostgreSQLExecutor) -> Iterator[str]:
         port=pgflow_cluster.port,
         dbname=dbname,
         template_dbname=pgflow_cluster.template_dbname,
+        connection_timeout=10,
     )
-    with janitor:
-        yield _dsn(pgflow_cluster, dbname)
+    janitor.init()
+    yield _dsn(pgflow_cluster, dbname)
+    if postmaster_pid(pgflow_cluster.datadir) is not None:  # else _cluster_alive reports it
+        janitor.drop()
 
 
 @pytest.fixture

@@ -4,7 +4,8 @@ Usage: ``python tools/install_extension_files.py [--pg-config PATH]``
 
 - pgmq: PostgreSQL has no Debian package for it; its SQL ships in the PyPI ``pgmq``
   package (``pgmq/sql/pgmq.sql``). We write ``pgmq.control`` and ``pgmq--<v>.sql``.
-- pgflow: ``extension/pgflow.control`` and the built ``pgflow--<v>.sql``.
+- pgflow: ``extension/pgflow.control`` and every script the package ships (the released
+  ones, the current one and the upgrades into it, as ``extension/build.py`` makes them).
 Both scripts get the usual guard line so that running them through psql fails loudly.
 Needs write access to ``$(pg_config --sharedir)/extension`` (root on a dev machine).
 """
@@ -13,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.resources
+import importlib.util
 import subprocess
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,15 +45,20 @@ def write_pgmq(target: Path) -> str:
     return version
 
 
-def write_pgflow(target: Path) -> str:
-    import re
+def load_build() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("pgflow_build", ROOT / "extension" / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    control = (ROOT / "extension" / "pgflow.control").read_text()
-    version = re.search(r"^default_version\s*=\s*'([^']+)'", control, re.M).group(1)
-    (target / "pgflow.control").write_text(control)
-    for script in (ROOT / "extension").glob("pgflow--*.sql"):
-        (target / script.name).write_text(guard("pgflow") + script.read_text())
-    return version
+
+def write_pgflow(target: Path) -> str:
+    build = load_build()
+    (target / "pgflow.control").write_text((ROOT / "extension" / "pgflow.control").read_text())
+    for name, text in build.scripts().items():
+        (target / name).write_text(guard("pgflow") + text)
+    return build.version()
 
 
 def main() -> int:

@@ -7,7 +7,12 @@
 #   holds the server log) to the postgres OS user and let postgres traverse its ancestors
 #   (pytest tmp dirs are 0700); then run every command as postgres from `/`.
 # The real pg_ctl is $PGFLOW_REAL_PG_CTL, else $(pg_config --bindir)/pg_ctl.
+# The server does not inherit mirakuru_uuid (set by pytest-postgresql's process library):
+# when any Python process that loaded that library exits, it SIGKILLs every process whose
+# mirakuru_uuid *contains* its own pid as text, so with pids wrapping at 32768 another
+# pytest run on the machine could kill our cluster. pg_ctl stop is how it is stopped.
 set -euo pipefail
+unset mirakuru_uuid
 real=${PGFLOW_REAL_PG_CTL:-$(pg_config --bindir)/pg_ctl}
 [ "$(id -u)" = 0 ] || exec "$real" "$@"
 

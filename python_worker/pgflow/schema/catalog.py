@@ -364,11 +364,16 @@ def load_manifest() -> dict[str, Any]:
     """Return the manifest shipped in this package (``pgflow/compat/manifest.json``).
 
     Raises:
-        FileNotFoundError: the package was built without it (regenerate it with
-            ``python3 compat/generate_manifest.py``).
+        FileNotFoundError: the package has no copy: a source checkout (editable install)
+            before ``make build``, which copies ``compat/manifest.json`` there.
     """
     path = importlib.resources.files("pgflow") / "compat" / "manifest.json"
-    return dict(json.loads(path.read_text()))
+    try:
+        return dict(json.loads(path.read_text()))
+    except FileNotFoundError as exc:
+        raise FileNotFoundError(
+            f"{path} is missing: in a source checkout (editable install) run `make build`"
+        ) from exc
 
 
 def dump_manifest(manifest: dict[str, Any]) -> str:

@@ -220,4 +220,7 @@ def _read_pgflow_sql() -> str:
     try:
         return path.read_text()
     except FileNotFoundError as exc:
-        raise InstallError(f"packaged SQL {path} is missing; rebuild it with `make build`") from exc
+        raise InstallError(
+            f"packaged SQL {path} is missing: in a source checkout (editable install) run "
+            "`make build`, which generates it; wheels carry it"
+        ) from exc

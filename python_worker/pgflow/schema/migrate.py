@@ -1,10 +1,10 @@
 """Upgrade an installed pgflow schema to this package's version (``pgflow migrate``).
 
-Upgrades follow the chain of frozen upgrade scripts ``pgflow--A--B.sql`` shipped in
-``pgflow/sql/`` (built from ``extension/``). An extension install is upgraded with
-``ALTER EXTENSION pgflow UPDATE TO 'B'`` (the server must have the scripts:
-``make install-extension``); a plain-SQL install runs the same scripts. Each step runs in
-its own transaction, and the whole migration holds a session advisory lock, so two
+Upgrades follow the chain of upgrade scripts ``pgflow--A--B.sql`` shipped in
+``pgflow/sql/`` (made by ``extension/build.py``, frozen once B is released). An extension
+install is upgraded with ``ALTER EXTENSION pgflow UPDATE TO 'B'`` (the server must have the
+scripts: ``make install-extension``); a plain-SQL install runs the same scripts. Each step
+runs in its own transaction, and the whole migration holds a session advisory lock, so two
 processes cannot migrate one database at once (the second waits, then finds nothing to do).
 """
 
@@ -61,9 +61,16 @@ def upgrade_path(from_version: str, to_version: str) -> list[tuple[str, str]]:
 
     Raises:
         SchemaVersionMismatch: no chain of packaged scripts leads there.
+        InstallError: the package has no SQL scripts (a checkout before ``make build``).
     """
     edges: dict[str, list[str]] = {}
-    for entry in (importlib.resources.files("pgflow") / "sql").iterdir():
+    scripts = importlib.resources.files("pgflow") / "sql"
+    if not scripts.is_dir():
+        raise InstallError(
+            f"packaged SQL {scripts} is missing: in a source checkout (editable install) run "
+            "`make build`, which generates it; wheels carry it"
+        )
+    for entry in scripts.iterdir():
         match = _UPGRADE_SCRIPT.match(entry.name)
         if match:
             edges.setdefault(match["src"], []).append(match["dst"])

@@ -1,0 +1,46 @@
+-- pgflow 0.1.0 -> 0.2.0, the hand-written part of extension/pgflow--0.1.0--0.2.0.sql.
+-- extension/build.py puts the installed_versions row before it and every function of
+-- 0.2.0 (as CREATE OR REPLACE FUNCTION, from extension/sql/) after it, and ends the script
+-- with select pgflow.setup_security(). So this file holds only what CREATE OR REPLACE
+-- FUNCTION cannot do: new or changed tables, columns, types, indexes and views, and a DROP
+-- FUNCTION for each function removed or renamed, or whose argument types, argument names,
+-- defaults or return type changed (before its new version is created).
+-- tests/integration/test_upgrade.py proves that 0.1.0 + the script gives the catalog of a
+-- fresh 0.2.0 install and keeps every run.
+
+-- Added: scheduled flows (pg_cron), extension/sql/055_tables_schedules.sql.
+create table pgflow.schedules (
+  schedule_name text primary key,
+  flow_slug text not null references pgflow.flows (flow_slug),
+  schedule text not null,
+  input jsonb not null,
+  job_id bigint,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint schedule_name_is_valid check (
+    pgflow.is_valid_slug(schedule_name) and length(schedule_name) <= 47
+  )
+);
+
+comment on table pgflow.schedules is
+'One row per schedule created by pgflow.schedule_flow: its pg_cron job
+(pgflow_schedule:<schedule_name>, id job_id) starts flow_slug with input on schedule (a
+cron expression, or ''N seconds'' on pg_cron >= 1.5), one run per time slot.';
+
+create index idx_schedules_flow_slug on pgflow.schedules (flow_slug);
+
+-- Changed (#10): complete_task and fail_task gained a trailing optional attempt (the fence
+-- against late reports of an older attempt); two helpers were folded into
+-- _release_dependents, _complete_steps and _advance_runs.
+drop function pgflow.complete_task(uuid, text, int, jsonb);
+drop function pgflow.fail_task(uuid, text, int, text);
+drop function pgflow._complete_step_cascade(pgflow.step_states, pgflow.steps);
+drop function pgflow._release_skipped_steps(uuid, text, text[]);
+
+-- Changed (#10): the stalled-task requeue is named after requeue_stalled_tasks.
+comment on table pgflow.step_tasks is
+'One row per unit of work: a single step has task 0, a map step one task per element.
+status queued -> started -> completed | failed (started -> queued on retry or stalled
+requeue). message_id is the pgmq message on the flow queue. attempts_count is incremented
+by start_tasks; requeued_count by requeue_stalled_tasks (at most 3, then
+permanently_stalled_at is stamped).';
