@@ -95,7 +95,8 @@ def test_busy_workers_behind_pgbouncer_send_no_broken_statements(
     """Several busy workers share PgBouncer's server connections. With psycopg's automatic
     server-side prepares (the old default) a statement prepared on one server connection
     was missing on the next, or another statement ran under its name with our parameters;
-    tasks were lost until the stall sweep. Prepares are now off unless asked for."""
+    tasks were lost until requeue_stalled_tasks requeued them. Prepares are now off unless
+    asked for."""
     workers = [
         start_worker(
             "tests.e2e.flows.faults:load",
