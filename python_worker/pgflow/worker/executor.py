@@ -350,7 +350,7 @@ class Executor:
             status = await self._report(queries.FAIL_TASK, params, task)
         except psycopg.Error as exc:
             logger.error(
-                "fail_task raised; task left to the stalled-task sweep",
+                "fail_task raised; the task is left to requeue_stalled_tasks",
                 extra=fields(**task.log_fields(), error=error_text(exc)),
             )
             return
