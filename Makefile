@@ -98,8 +98,8 @@ test-sql: install-extension
 test-py: install-extension
 	$(PYTHON) -m pytest
 
-# Fault injection that needs a minute or more per case (workers SIGKILLed mid-task and
-# recovered by the stalled-task sweep): marker `chaos`, left out of `make test`.
+# Fault injection that needs a minute or more per test (workers SIGKILLed mid-task, their
+# tasks requeued by pgflow.requeue_stalled_tasks()): marker `chaos`, left out of `make test`.
 test-chaos: setup
 	$(PYTHON) -m pytest -m chaos tests/e2e
 

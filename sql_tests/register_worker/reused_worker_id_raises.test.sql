@@ -1,7 +1,8 @@
 begin;
 select plan(2);
 
--- SETUP: a worker registered once (cases B17, B25: identity is per process boot)
+-- SETUP: a worker registered once (identity is per process boot: a restarted process that
+-- reuses a deployment name never inherits a dead process's row)
 select pgflow.register_worker('22222222-2222-2222-2222-222222222222', 'my_flow', 'my_fn');
 
 -- TEST: registering the same id again raises and writes nothing

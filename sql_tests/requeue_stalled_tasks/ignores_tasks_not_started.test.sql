@@ -33,8 +33,8 @@ from pgflow.step_tasks where run_id = :'run_id' and task_index = 0;
 select ok(permanently_stalled_at is null, 'no task is marked permanently stalled')
 from pgflow.step_tasks where run_id = :'run_id' and task_index = 1;
 
--- TEST: a second sweep finds nothing
-select is(pgflow.requeue_stalled_tasks(), 0, 'second sweep requeues nothing');
+-- TEST: a second call finds nothing
+select is(pgflow.requeue_stalled_tasks(), 0, 'second call requeues nothing');
 
 select * from finish();
 rollback;

@@ -10,7 +10,7 @@ select run_id as run_id from pgflow.start_flow('stall', '{"x": 1}'::jsonb) \gset
 select msg_id as msg_id from pgflow_tests.read_and_start('stall', 1, 1) \gset
 select pgflow_tests.backdate_started_tasks(interval '95 seconds');
 
--- TEST: the sweep reports one requeued task
+-- TEST: requeue_stalled_tasks reports one requeued task
 select is(pgflow.requeue_stalled_tasks(), 1, 'requeue_stalled_tasks returns 1 for one stalled task');
 
 -- TEST: the task is back to queued, ownership cleared, counters updated

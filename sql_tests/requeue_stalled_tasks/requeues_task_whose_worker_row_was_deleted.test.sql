@@ -1,8 +1,8 @@
 begin;
 select plan(3);
 
--- SETUP: the worker that started the task is pruned from pgflow.workers (case B17(1)):
--- last_worker_id becomes NULL through ON DELETE SET NULL.
+-- SETUP: the dead worker that started the task is pruned from pgflow.workers before its
+-- task stalls: last_worker_id becomes NULL through ON DELETE SET NULL.
 select pgflow_tests.reset_db();
 select pgflow.create_flow('stall', timeout => 60);
 select pgflow.add_step('stall', 'only');

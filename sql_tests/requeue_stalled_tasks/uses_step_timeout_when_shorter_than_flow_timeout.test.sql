@@ -2,7 +2,8 @@ begin;
 select plan(6);
 
 -- SETUP: flow timeout 60 s, step timeout 5 s: effective timeout 5 s, stall after 35 s.
--- (Upstream uses the flow timeout only; we use coalesce(step, flow), case B01.)
+-- (Upstream uses the flow timeout only; we use coalesce(step, flow): compat/UPSTREAM.md,
+-- deliberate difference 1.)
 select pgflow_tests.reset_db();
 select pgflow.create_flow('stall', timeout => 60);
 select pgflow.add_step('stall', 'quick', timeout => 5);

@@ -1,7 +1,7 @@
 begin;
 select plan(10);
 
--- TEST: constraint names the spec gives (clients and upstream tests refer to them)
+-- TEST: upstream's constraint names (clients and upstream tests refer to them)
 select results_eq(
   $$ select conname::text collate "default" from pg_constraint
      where conrelid = 'pgflow.flows'::regclass and contype = 'c'
@@ -24,7 +24,7 @@ select is(
   (select contype::text from pg_constraint where conrelid = 'pgflow.step_tasks'::regclass and conname = 'valid_status'),
   'c', 'step_tasks has a check named valid_status');
 
--- TEST: the named checks reject what the spec says
+-- TEST: the named checks reject what upstream's reject
 select throws_ok(
   $$ insert into pgflow.flows (flow_slug) values ('1bad') $$,
   '23514', 'new row for relation "flows" violates check constraint "slug_is_valid"',

@@ -1,7 +1,7 @@
 begin;
 select plan(14);
 
--- TEST: definition functions (spec §7.1, §7.2, §7.17) exist with the exact argument names, defaults and return type.
+-- TEST: upstream's definition functions exist with the exact argument names, defaults and return type.
 -- function_signature() lists every overload, so a stray overload fails the second check.
 select has_function('pgflow', 'create_flow', array['text', 'integer', 'integer', 'integer'],
   'pgflow.create_flow(text, integer, integer, integer) exists');

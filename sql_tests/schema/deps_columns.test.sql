@@ -1,7 +1,7 @@
 begin;
 select plan(4);
 
--- TEST: columns in physical order with their types (spec §4.3)
+-- TEST: columns in physical order with their types (as upstream's table, compat/UPSTREAM.md)
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.deps') $$,
   $$ values ('flow_slug', 'text'),

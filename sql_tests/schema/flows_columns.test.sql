@@ -1,7 +1,7 @@
 begin;
 select plan(11);
 
--- TEST: columns in physical order with their types (spec §4.1)
+-- TEST: columns in physical order with their types (as upstream's table, compat/UPSTREAM.md)
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.flows') $$,
   $$ values ('flow_slug', 'text'),
@@ -29,7 +29,7 @@ select is(
         where a.attrelid = 'pgflow.flows'::regclass and a.attnum > 0 and not a.attisdropped and a.attnotnull
         order by a.attnum),
   array['flow_slug', 'opt_max_attempts', 'opt_base_delay', 'opt_timeout', 'created_at'],
-  'the NOT NULL columns of pgflow.flows are exactly those of the spec');
+  'the NOT NULL columns of pgflow.flows are exactly upstream''s');
 
 select * from finish();
 rollback;

@@ -1,7 +1,7 @@
 begin;
 select plan(5);
 
--- TEST: volatility categories the spec states (§2, §7.17)
+-- TEST: volatility categories of upstream's utility and shape functions
 select volatility_is('pgflow', 'is_valid_slug', array['text'], 'immutable', 'is_valid_slug is immutable');
 select volatility_is('pgflow', 'calculate_retry_delay', array['numeric', 'integer'], 'immutable',
   'calculate_retry_delay is immutable');

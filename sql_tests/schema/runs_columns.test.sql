@@ -1,7 +1,7 @@
 begin;
 select plan(10);
 
--- TEST: columns in physical order with their types (spec §4.4; SETOF pgflow.runs follows it)
+-- TEST: columns in physical order with their types (as upstream's table; SETOF pgflow.runs follows it)
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.runs') $$,
   $$ values ('run_id', 'uuid'),
@@ -32,7 +32,7 @@ select is(
         where a.attrelid = 'pgflow.runs'::regclass and a.attnum > 0 and not a.attisdropped and a.attnotnull
         order by a.attnum),
   array['run_id', 'flow_slug', 'status', 'input', 'remaining_steps', 'started_at'],
-  'the NOT NULL columns of pgflow.runs are exactly those of the spec');
+  'the NOT NULL columns of pgflow.runs are exactly upstream''s');
 
 select * from finish();
 rollback;

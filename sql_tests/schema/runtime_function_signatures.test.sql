@@ -1,7 +1,7 @@
 begin;
 select plan(30);
 
--- TEST: runtime functions (spec §7.3-§7.16) exist with the exact argument names, defaults and return type.
+-- TEST: upstream's runtime functions exist with the exact argument names, defaults and return type.
 -- function_signature() lists every overload, so a stray overload fails the second check.
 select has_function('pgflow', 'start_flow', array['text', 'jsonb', 'uuid'],
   'pgflow.start_flow(text, jsonb, uuid) exists');

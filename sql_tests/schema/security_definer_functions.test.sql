@@ -1,7 +1,7 @@
 begin;
 select plan(6);
 
--- TEST: SECURITY DEFINER functions of spec §7.20
+-- TEST: the functions upstream makes SECURITY DEFINER are SECURITY DEFINER here too
 select is_definer('pgflow', 'get_run_with_states', array['uuid'], 'get_run_with_states is SECURITY DEFINER');
 select is_definer('pgflow', 'start_flow_with_states', array['text', 'jsonb', 'uuid'],
   'start_flow_with_states is SECURITY DEFINER');

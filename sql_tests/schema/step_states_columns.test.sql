@@ -1,7 +1,7 @@
 begin;
 select plan(10);
 
--- TEST: columns in physical order with their types (spec §4.5)
+-- TEST: columns in physical order with their types (as upstream's table, compat/UPSTREAM.md)
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.step_states') $$,
   $$ values ('flow_slug', 'text'),
@@ -39,7 +39,7 @@ select is(
         where a.attrelid = 'pgflow.step_states'::regclass and a.attnum > 0 and not a.attisdropped and a.attnotnull
         order by a.attnum),
   array['flow_slug', 'run_id', 'step_slug', 'status', 'remaining_deps', 'created_at'],
-  'the NOT NULL columns of pgflow.step_states are exactly those of the spec');
+  'the NOT NULL columns of pgflow.step_states are exactly upstream''s');
 
 select * from finish();
 rollback;

@@ -1,7 +1,7 @@
 begin;
 select plan(2);
 
--- TEST: the composite returned by start_tasks (spec §3; order matters for select *)
+-- TEST: the composite returned by start_tasks (upstream's fields in upstream's order; order matters for select *)
 select has_composite('pgflow', 'step_task_record', 'pgflow.step_task_record exists');
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.step_task_record') $$,

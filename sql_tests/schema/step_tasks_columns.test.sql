@@ -1,7 +1,7 @@
 begin;
 select plan(11);
 
--- TEST: columns in physical order with their types (spec §4.6; SETOF pgflow.step_tasks follows it)
+-- TEST: columns in physical order with their types (as upstream's table; SETOF pgflow.step_tasks follows it)
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.step_tasks') $$,
   $$ values ('flow_slug', 'text'),
@@ -48,7 +48,7 @@ select is(
         where a.attrelid = 'pgflow.step_tasks'::regclass and a.attnum > 0 and not a.attisdropped and a.attnotnull
         order by a.attnum),
   array['flow_slug', 'run_id', 'step_slug', 'task_index', 'status', 'attempts_count', 'queued_at', 'requeued_count'],
-  'the NOT NULL columns of pgflow.step_tasks are exactly those of the spec');
+  'the NOT NULL columns of pgflow.step_tasks are exactly upstream''s');
 
 select * from finish();
 rollback;

@@ -1,7 +1,7 @@
 begin;
 select plan(17);
 
--- TEST: columns in physical order with their types (spec §4.2)
+-- TEST: columns in physical order with their types (as upstream's table, compat/UPSTREAM.md)
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.steps') $$,
   $$ values ('flow_slug', 'text'),
@@ -48,7 +48,7 @@ select is(
         where a.attrelid = 'pgflow.steps'::regclass and a.attnum > 0 and not a.attisdropped and a.attnotnull
         order by a.attnum),
   array['flow_slug', 'step_slug', 'step_type', 'step_index', 'deps_count', 'created_at', 'when_unmet', 'when_exhausted'],
-  'the NOT NULL columns of pgflow.steps are exactly those of the spec');
+  'the NOT NULL columns of pgflow.steps are exactly upstream''s');
 
 select * from finish();
 rollback;

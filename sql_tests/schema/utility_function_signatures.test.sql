@@ -1,7 +1,7 @@
 begin;
 select plan(8);
 
--- TEST: utility functions (spec §2) and version() exist with the exact argument names, defaults and return type.
+-- TEST: upstream's utility functions and version() exist with the exact argument names, defaults and return type.
 -- function_signature() lists every overload, so a stray overload fails the second check.
 select has_function('pgflow', 'is_valid_slug', array['text'],
   'pgflow.is_valid_slug(text) exists');

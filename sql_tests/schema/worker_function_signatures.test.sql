@@ -1,7 +1,7 @@
 begin;
 select plan(12);
 
--- TEST: worker functions (spec §7.18) exist with the exact argument names, defaults and return type.
+-- TEST: upstream's worker functions exist with the exact argument names, defaults and return type.
 -- function_signature() lists every overload, so a stray overload fails the second check.
 select has_function('pgflow', 'track_worker_function', array['text'],
   'pgflow.track_worker_function(text) exists');

@@ -1,7 +1,7 @@
 begin;
 select plan(8);
 
--- TEST: columns in physical order with their types (spec §4.7)
+-- TEST: columns in physical order with their types (as upstream's table, compat/UPSTREAM.md)
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.worker_functions') $$,
   $$ values ('function_name', 'text'),

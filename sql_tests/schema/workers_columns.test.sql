@@ -1,7 +1,7 @@
 begin;
 select plan(6);
 
--- TEST: columns in physical order with their types (spec §4.7; stopped_at appended last)
+-- TEST: columns in physical order with their types (as upstream's table; stopped_at appended last)
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.workers') $$,
   $$ values ('worker_id', 'uuid'),

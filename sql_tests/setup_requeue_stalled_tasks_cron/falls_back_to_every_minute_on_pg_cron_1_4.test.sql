@@ -18,7 +18,7 @@ from cron.job where jobname = 'pgflow_requeue_stalled_tasks';
 select is(schedule, case :'cron_kind' when 'old' then '* * * * *' else '15 seconds' end,
           'seconds fall back to every minute on pg_cron < 1.5 (kept as is on >= 1.5)')
 from cron.job where jobname = 'pgflow_requeue_stalled_tasks';
-select ok(command ~ 'pgflow\.(requeue|recover)_stalled_tasks\(\)', 'the job runs the stalled-task sweep')
+select ok(command ~ 'pgflow\.(requeue|recover)_stalled_tasks\(\)', 'the job calls requeue_stalled_tasks')
 from cron.job where jobname = 'pgflow_requeue_stalled_tasks';
 select is(database, current_database()::text, 'the job runs in this database')
 from cron.job where jobname = 'pgflow_requeue_stalled_tasks';

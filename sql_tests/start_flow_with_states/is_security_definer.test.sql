@@ -1,7 +1,7 @@
 begin;
 select plan(2);
 
--- TEST: callable by clients without direct table access (spec §7.16, §7.20)
+-- TEST: callable by clients without direct table access (SECURITY DEFINER upstream too)
 select is_definer('pgflow', 'start_flow_with_states', array['text', 'jsonb', 'uuid'],
   'start_flow_with_states is SECURITY DEFINER');
 select function_returns('pgflow', 'start_flow_with_states', array['text', 'jsonb', 'uuid'], 'jsonb',

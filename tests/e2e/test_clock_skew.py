@@ -1,4 +1,4 @@
-"""Case B13: the worker's clock disagrees with the database's; nothing changes.
+"""The worker's clock disagrees with the database's; nothing changes.
 
 The worker runs under libfaketime (Debian package ``faketime``, installed by ``make
 setup``) with its wall clock 60 s behind, then 60 s ahead, of the database server. All

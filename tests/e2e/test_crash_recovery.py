@@ -1,9 +1,9 @@
-"""SIGKILL a worker mid-task; a second worker recovers everything (cases B17, B25).
+"""SIGKILL a worker mid-task; a second worker recovers everything.
 
-A killed worker reports nothing: its tasks stay ``started`` until the stalled-task sweep
-requeues them, ``coalesce(step timeout, flow timeout) + 30 s`` after they started on the
-database clock (the flows here time out after 4 s, so about 34 s). That wait is why these
-tests are marked ``chaos`` (``make test-chaos``).
+A killed worker reports nothing: its tasks stay ``started`` until
+``pgflow.requeue_stalled_tasks()`` requeues them, ``coalesce(step timeout, flow timeout) +
+30 s`` after they started on the database clock (the flows here time out after 4 s, so
+about 34 s). That wait is why these tests are marked ``chaos`` (``make test-chaos``).
 
 What must hold afterwards: every run reaches a terminal status, nothing is lost (runs,
 step states, tasks and archived messages all accounted for), no task is completed twice,
@@ -12,7 +12,9 @@ exactly one completion is recorded.
 
 The rescuing worker registers under the same deployment name as the dead one, after the
 dead one's ``pgflow.workers`` row was deleted (pruned): stall detection works per task,
-independent of worker rows, and every process has its own worker id (B17, B25).
+independent of worker rows (a dead worker's row may already be pruned), and every process
+has its own worker id, so a restarted process reusing a deployment name never inherits
+the dead one's identity.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.chaos]
 CRASH = "tests.e2e.flows.faults:crash"
 SIDE_EFFECT = "tests.e2e.flows.faults:side_effect"
 HOLD = {"E2E_HOLD_SECONDS": "3600"}  # the doomed worker's handlers never return by themselves
-RECOVERY_TIMEOUT = 120  # stall threshold 34 s + sweep period + slack for a loaded machine
+RECOVERY_TIMEOUT = 120  # stall threshold 34 s + requeue interval + slack for a loaded machine
 RUNS, ELEMENTS = 10, 4  # per run: 1 `head` task + 4 `each` map tasks -> 50 in flight
 
 
@@ -77,7 +79,7 @@ def test_sigkill_with_50_tasks_in_flight_loses_nothing(pgflow_conn, start_worker
     assert statuses == [("started", 1, in_flight)]
     dead_id = _prune_worker_rows(pgflow_conn, "crash")
 
-    rescuer = start_worker(CRASH, "--sweep-interval", "1")
+    rescuer = start_worker(CRASH, "--requeue-stalled-interval", "1")
     rescuer.wait_running()
     for run_id in runs:
         run = wait_run(pgflow_conn, run_id, timeout=RECOVERY_TIMEOUT)
@@ -142,7 +144,7 @@ def test_sigkill_between_side_effect_and_complete_runs_the_task_again(
     assert (task["status"], task["attempts_count"]) == ("started", 1)
     _prune_worker_rows(pgflow_conn, "side_effect")
 
-    rescuer = start_worker(SIDE_EFFECT, "--sweep-interval", "1", env=env)
+    rescuer = start_worker(SIDE_EFFECT, "--requeue-stalled-interval", "1", env=env)
     rescuer.wait_running()
     run = wait_run(pgflow_conn, run_id, timeout=RECOVERY_TIMEOUT)
     assert run["status"] == "completed"

@@ -1,10 +1,14 @@
-"""Case B09: empty or blank ids are rejected where they enter, and no sweep ever makes a run.
+"""Empty or blank run ids are rejected where they enter, and requeueing stalled tasks never
+makes a run.
 
-``run_id`` is a uuid: ``''`` and ``'   '`` fail the cast at the SQL boundary with
+A failure mode of engines that accept any text as an id: an empty-string id is stored, can
+never be recovered, and each recovery pass forks another execution. Here ``run_id`` is a
+uuid: ``''`` and ``'   '`` fail the cast at the SQL boundary with
 ``invalid_text_representation`` before anything is written, from SQL; the Python client
-and ``pgflow start --run-id`` refuse them too. Then the stalled-task sweep runs again and again
-(called directly and by a running worker): it only requeues existing tasks, so still no
-run exists. (Idempotency keys, the case's other id, are not a feature yet.)
+and ``pgflow start --run-id`` refuse them too. Then ``pgflow.requeue_stalled_tasks()`` runs
+again and again (called directly and by a running worker): it only requeues existing
+tasks, so still no run exists. (Idempotency keys, another kind of caller-chosen id, are
+not a feature yet.)
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ def _runs(conn):
     return conn.execute("select count(*) from pgflow.runs").fetchone()[0]
 
 
-def _sweep_calls(conn):
+def _requeue_calls(conn):
+    """Calls of pgflow.requeue_stalled_tasks() counted by the statistics (track_functions)."""
     row = conn.execute(
         "select coalesce(sum(calls), 0) from pg_stat_user_functions "
         "where schemaname = 'pgflow' and funcname = 'requeue_stalled_tasks'"
@@ -39,11 +44,13 @@ def _sweep_calls(conn):
 
 
 @pytest.mark.parametrize("bad", BAD_IDS, ids=["empty", "blank"])
-def test_blank_run_ids_are_rejected_and_sweeps_create_nothing(
+def test_blank_run_ids_are_rejected_and_requeueing_creates_nothing(
     pgflow_conn, pgflow_dsn, start_worker, bad
 ):
-    pgflow_conn.execute(f'alter database "{pgflow_conn.info.dbname}" set track_functions = pl')
-    worker = start_worker(QUICK, "--sweep-interval", "0.1")
+    # "all", not "pl": requeue_stalled_tasks may be a SQL-language function
+    dbname = pgflow_conn.info.dbname
+    pgflow_conn.execute(f"alter database \"{dbname}\" set track_functions = 'all'")
+    worker = start_worker(QUICK, "--requeue-stalled-interval", "0.1")
     worker.wait_running()
 
     with pytest.raises(psycopg.errors.InvalidTextRepresentation, match="type uuid"):
@@ -71,8 +78,8 @@ def test_blank_run_ids_are_rejected_and_sweeps_create_nothing(
     assert pgflow_conn.execute("select count(*) from pgflow.step_tasks").fetchone() == (0,)
 
     for _ in range(5):
-        assert pgflow_conn.execute("select pgflow.recover_stalled_tasks()").fetchone() == (0,)
-    # and the worker keeps sweeping (function call statistics of its sessions)
-    wait_for(lambda: _sweep_calls(pgflow_conn) >= 15, what="the worker's sweeps")
+        assert pgflow_conn.execute("select pgflow.requeue_stalled_tasks()").fetchone() == (0,)
+    # and the worker keeps calling it (function call statistics of its sessions)
+    wait_for(lambda: _requeue_calls(pgflow_conn) >= 15, what="the worker's calls")
     assert _runs(pgflow_conn) == 0
     assert pgflow_conn.execute("select count(*) from pgmq.q_quick").fetchone() == (0,)

@@ -1,4 +1,4 @@
-"""Case B22: notifications go missing; every task still starts within the fallback poll
+"""Notifications go missing; every task still starts within the fallback poll
 bound, with LISTEN gone and behind PgBouncer in transaction mode (no LISTEN possible).
 
 The listener's own loss and reconnection are in tests/integration/test_worker_connections.py
@@ -22,8 +22,8 @@ pytestmark = pytest.mark.e2e
 
 QUICK = "tests.e2e.flows.faults:quick"
 POLL_SECONDS = 1.0
-#: poll interval + margin for a claim on a loaded CI machine (a 5 s poll, the symptom of
-#: the case, would exceed it)
+#: poll interval + margin for a claim on a loaded CI machine (a 5 s poll, the symptom of a
+#: worker that waits for NOTIFY and polls rarely, would exceed it)
 BOUND_SECONDS = POLL_SECONDS + 3.0
 
 
@@ -95,7 +95,8 @@ def test_busy_workers_behind_pgbouncer_send_no_broken_statements(
     """Several busy workers share PgBouncer's server connections. With psycopg's automatic
     server-side prepares (the old default) a statement prepared on one server connection
     was missing on the next, or another statement ran under its name with our parameters;
-    tasks were lost until the stall sweep. Prepares are now off unless asked for."""
+    tasks were lost until requeue_stalled_tasks requeued them. Prepares are now off unless
+    asked for."""
     workers = [
         start_worker(
             "tests.e2e.flows.faults:load",

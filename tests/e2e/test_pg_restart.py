@@ -5,7 +5,7 @@ Runs on a throwaway cluster of its own (restarting the session cluster would bre
 other tests' fixtures). Runs are started with explicit run ids by a feeder thread that
 keeps going through the restart (retrying while the server is down), so every run the
 test meant to start is accounted for. A task whose claim committed just before the
-connection died is recovered by the stalled-task sweep (step timeout 5 s + 30 s).
+connection died is requeued by ``pgflow.requeue_stalled_tasks()`` (step timeout 5 s + 30 s).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def _count(conn, sql, *params):
 
 def test_postgres_fast_restart_under_load_loses_no_run(throwaway_cluster, start_worker):
     dsn = throwaway_cluster.create_pgflow_database("restart_under_load")
-    args = ("--sweep-interval", "1", "--poll-interval", "0.5", "--max-concurrency", "10")
+    args = ("--requeue-stalled-interval", "1", "--poll-interval", "0.5", "--max-concurrency", "10")
     workers = [start_worker(LOAD, *args, dsn=dsn) for _ in range(2)]
     for worker in workers:
         worker.wait_running()

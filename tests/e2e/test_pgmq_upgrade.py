@@ -1,4 +1,4 @@
-"""Case B24: pgmq upgraded while a worker runs: no mid-run error, every run completes.
+"""pgmq upgraded while a worker runs: no mid-run error, every run completes.
 
 Only pgmq 1.13.0 is available on this machine (the SQL bundled by the PyPI ``pgmq``
 package), so the upgrade goes to a local 1.13.1 whose script re-creates ``pgmq.read`` and

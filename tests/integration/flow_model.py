@@ -1,11 +1,12 @@
-"""A pure-Python model of the pgflow run semantics (spec §7), for the property tests.
+"""A pure-Python model of the pgflow run semantics, for the property tests.
 
 The model holds one run of one flow and applies the same transitions as the SQL API:
 ``start_flow``, ``start_tasks``, ``complete_task`` and ``fail_task`` with conditions
 (``if``/``ifNot`` by jsonb containment, ``when_unmet``), empty-map cascades, skips and
 their cascade, type violations, retries and ``when_exhausted``. It is written from the
-spec, not from the SQL: tests/integration/test_model_property.py drives the SQL and the
-model side by side and compares them.
+documented semantics (upstream's, and compat/UPSTREAM.md), not from the SQL:
+tests/integration/test_model_property.py drives the SQL and the model side by side and
+compares them.
 
 It models pgflow-py where it deliberately differs from upstream (compat/UPSTREAM.md):
 conditions are re-evaluated after every empty-map round (#8) and only a started run is

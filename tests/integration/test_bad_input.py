@@ -1,7 +1,7 @@
 """Bad input from Python: each is a clear error and writes nothing.
 
 Clients: inputs that are not JSON, NUL characters, oversized inputs, non-array inputs of
-root-map flows and run ids that are not uuids (case B09). Workers: a step whose output is
+root-map flows and run ids that are not uuids. Workers: a step whose output is
 over pgflow.max_payload_bytes fails (the worker reports the rejected complete_task with
 fail_task) instead of hanging. The SQL side of each is in sql_tests/bad_input/.
 """

@@ -118,7 +118,7 @@ def test_worker_role_runs_the_whole_worker_protocol(pgflow_conn, login_role):
         )
         # timers and shutdown; reading run state (flow input, attempts) is allowed
         heartbeat = scalar(worker, "select pgflow.worker_heartbeat(%s)", (WORKER_ID,))
-        swept = scalar(worker, "select pgflow.recover_stalled_tasks()")
+        requeued = scalar(worker, "select pgflow.requeue_stalled_tasks()")
         worker.execute("select pgflow.deprecate_worker(%s)", (WORKER_ID,))
         worker.execute("select pgflow.mark_worker_stopped(%s)", (WORKER_ID,))
         run_input = scalar(worker, "select input from pgflow.runs where run_id = %s", (run_id,))
@@ -130,7 +130,7 @@ def test_worker_role_runs_the_whole_worker_protocol(pgflow_conn, login_role):
         )
 
     assert compiled["status"] == "compiled"
-    assert (enabled, schedule, heartbeat, swept) == (True, "none", False, 0)
+    assert (enabled, schedule, heartbeat, requeued) == (True, "none", False, 0)
     assert (failed, completed, completed_second) == ("queued", "completed", "completed")
     assert (run_input, attempts) == ({"n": 1}, 2)
     assert scalar(pgflow_conn, "select status from pgflow.runs where run_id = %s", (run_id,)) == (
@@ -186,7 +186,7 @@ def test_worker_role_cannot_write_tables_or_start_runs(pgflow_conn, login_role, 
 def test_worker_process_as_pgflow_worker_completes_runs_of_a_client(login_role, start_worker):
     worker_dsn, client_dsn = login_role("pgflow_worker"), login_role("pgflow_client")
 
-    worker = start_worker("basic:chain", "--sweep-interval", "0.5", dsn=worker_dsn)
+    worker = start_worker("basic:chain", "--requeue-stalled-interval", "0.5", dsn=worker_dsn)
     worker.wait_running()
     with Client(client_dsn) as client:
         run = client.start_flow("chain", {"n": 1})
@@ -239,6 +239,7 @@ def test_client_role_starts_runs_and_reads_their_state(pgflow_conn, login_role):
         "select * from pgflow.read_tasks('guarded', 30, 1)",
         "select pgflow.register_worker(gen_random_uuid(), 'guarded', 'x')",
         "select pgflow.ensure_flow_compiled('guarded', '{}'::jsonb, true)",
+        "select pgflow.requeue_stalled_tasks()",
         "select pgflow.recover_stalled_tasks()",
         "select pgflow.delete_flow_and_data('guarded')",
         "update pgflow.runs set status = 'completed'",

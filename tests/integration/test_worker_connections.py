@@ -1,5 +1,5 @@
-"""Wake-ups and connections: NOTIFY vs fallback poll, listener loss (B22), bounded pool
-(B05), lost pool connections, and a worker never claiming another flow's tasks (B16).
+"""Wake-ups and connections: NOTIFY vs fallback poll, listener loss, bounded pool, lost
+pool connections, and a worker never claiming another flow's tasks.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Worker lifecycle: registration, SIGTERM drain, abandon after the grace, deprecation,
-shape mismatch, startup without a database, the worker's own stalled-task sweep.
+shape mismatch, startup without a database. (The worker's own requeue_stalled_tasks calls:
+tests/integration/test_requeue_stalled_tasks.py.)
 """
 
 from __future__ import annotations
@@ -7,12 +8,8 @@ from __future__ import annotations
 import signal
 import socket
 import time
-import uuid
-
-from psycopg.types.json import Jsonb
 
 from pgflow.worker import WorkerConfig
-from tests.integration.flows.control import flow_a
 from tests.integration.worker_harness import (
     start_flow,
     step_tasks,
@@ -79,10 +76,12 @@ def test_tasks_still_running_after_the_grace_are_abandoned(pgflow_conn, start_wo
     assert worker.wait(20) == 0
     assert time.monotonic() - started < 15  # the sleeping handler thread did not hold it
     (task,) = step_tasks(pgflow_conn, run_id)
-    assert task["status"] == "started"  # neither completed nor failed: left to the sweep
+    assert task["status"] == "started"  # neither completed nor failed: left to be requeued
     assert task["attempts_count"] == 1
     assert worker_rows(pgflow_conn, "sleepy_sync")[0]["stopped_at"] is not None
-    assert worker.has_log("in-flight tasks abandoned; the stalled-task sweep will requeue them")
+    assert worker.has_log(
+        "in-flight tasks abandoned; requeue_stalled_tasks requeues them once they are stalled"
+    )
 
 
 def test_deprecated_worker_stops_reading_and_exits(pgflow_conn, start_worker):
@@ -145,31 +144,3 @@ def test_startup_retries_while_the_database_is_unreachable(start_worker):
     assert worker.proc.poll() is None  # still trying, not crash-looping out
     worker.signal(signal.SIGTERM)
     assert worker.wait(20) == 0
-
-
-def test_worker_sweeps_stalled_tasks_without_pg_cron(pgflow_conn, start_worker):
-    # A worker that compiled the flow, claimed its task and died long ago.
-    pgflow_conn.execute(
-        "select pgflow.ensure_flow_compiled('flow_a', %s)",
-        (Jsonb(flow_a.shape()),),
-    )
-    dead = uuid.uuid4()
-    pgflow_conn.execute("select pgflow.register_worker(%s, 'flow_a', 'dead')", (dead,))
-    run_id = start_flow(pgflow_conn, "flow_a", {})
-    msg_ids = [r[0] for r in pgflow_conn.execute("select msg_id from pgmq.read('flow_a', 5, 10)")]
-    pgflow_conn.execute("select * from pgflow.start_tasks('flow_a', %s, %s)", (msg_ids, dead))
-    pgflow_conn.execute(
-        "update pgflow.step_tasks set queued_at = now() - interval '11 minutes', "
-        "started_at = now() - interval '10 minutes' "
-        "where run_id = %s",
-        (run_id,),
-    )
-
-    worker = start_worker("control:flow_a", "--sweep-interval", "0.5")
-    worker.wait_running()
-    run = wait_run(pgflow_conn, run_id)
-    assert run["output"] == {"a_step": "a"}
-    (task,) = step_tasks(pgflow_conn, run_id)
-    assert task["requeued_count"] == 1
-    assert task["attempts_count"] == 2
-    assert worker.has_log("stalled tasks requeued")

@@ -1,4 +1,4 @@
-"""The worker runs the schema check at start and refuses an incompatible database (B24)."""
+"""The worker runs the schema check at start and refuses an incompatible database."""
 
 from __future__ import annotations
 

@@ -156,7 +156,7 @@ def test_the_sdist_holds_sources_only_and_builds_the_same_wheel(
 
 
 def test_install_without_the_generated_sql_says_to_run_make_build(monkeypatch) -> None:
-    install_module = importlib.import_module("pgflow.install")
+    install_module = importlib.import_module("pgflow.schema.install")
     monkeypatch.setattr(install_module, "__version__", "0.0.0-never-built")
 
     with pytest.raises(InstallError, match="make build"):
@@ -164,7 +164,7 @@ def test_install_without_the_generated_sql_says_to_run_make_build(monkeypatch) -
 
 
 def test_migrate_without_the_generated_sql_says_to_run_make_build(monkeypatch, tmp_path) -> None:
-    migrate_module = importlib.import_module("pgflow.migrate")
+    migrate_module = importlib.import_module("pgflow.schema.migrate")
     monkeypatch.setattr(migrate_module.importlib.resources, "files", lambda _package: tmp_path)
 
     with pytest.raises(InstallError, match="make build"):

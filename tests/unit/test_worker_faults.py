@@ -1,5 +1,7 @@
-"""Worker fault handling without a database: loop blockers, the loop watchdog, timers and
-pollers that must never die, the permanently-stalled alert. (End to end: tests/e2e/.)
+"""Worker fault handling without a database: loop blockers, the loop watchdog, a heartbeat
+and pollers that must never die. (The periodic requeue_stalled_tasks call and its
+permanently-stalled alert: tests/unit/test_worker_requeue_stalled_tasks.py; end to end:
+tests/e2e/.)
 """
 
 from __future__ import annotations
@@ -9,13 +11,12 @@ import logging
 import time
 import uuid
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
 from typing import Any
 
 from pgflow.dsl import Flow
 from pgflow.worker import queries
 from pgflow.worker.config import WorkerConfig
-from pgflow.worker.heartbeat import Heartbeat, StalledTaskSweep
+from pgflow.worker.heartbeat import Heartbeat
 from pgflow.worker.poller import FlowPoller, Slots
 from pgflow.worker.watchdog import LoopWatchdog
 from tests.unit.test_worker_executor import FakePool, claimed, make_executor, only_report
@@ -164,28 +165,6 @@ def test_heartbeat_survives_an_unexpected_error(caplog):
 
     asyncio.run(asyncio.wait_for(main(), 5))
     assert any(r.getMessage() == "heartbeat failed unexpectedly" for r in caplog.records)
-
-
-def test_sweep_alerts_once_per_newly_permanently_stalled_task(caplog):
-    stamp = datetime(2026, 1, 1, tzinfo=UTC)
-    sample = [{"flow_slug": "f", "run_id": "r", "step_slug": "s", "task_index": 0}]
-
-    def answer(query, params):
-        if query == queries.RECOVER_STALLED_TASKS:
-            return (0,)
-        if params["since"] is None:
-            return (1, stamp, sample)
-        assert params["since"] == stamp
-        return (0, None, None)
-
-    pool = ScriptedPool(answer)
-    sweep = StalledTaskSweep(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
-    asyncio.run(sweep.sweep())
-    asyncio.run(sweep.sweep())
-    alerts = [r for r in caplog.records if r.getMessage().startswith("tasks permanently stalled")]
-    assert len(alerts) == 1
-    assert alerts[0].levelno == logging.ERROR
-    assert alerts[0].fields == {"permanently_stalled": 1, "tasks": sample}  # type: ignore[attr-defined]
 
 
 def test_poller_survives_an_unexpected_error(caplog):

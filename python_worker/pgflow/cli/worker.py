@@ -126,11 +126,19 @@ def load_flow(reference: str) -> Flow:
     help="Seconds between heartbeats.",
 )
 @click.option(
-    "--sweep-interval",
+    "--requeue-stalled-interval",
     type=click.FloatRange(min=0),
     default=15.0,
     show_default=True,
-    help="Seconds between stalled-task sweeps (0: never).",
+    help="Seconds between pgflow.requeue_stalled_tasks() calls, which requeue the tasks of "
+    "dead workers (0: never).",
+)
+@click.option(
+    "--sweep-interval",
+    type=click.FloatRange(min=0),
+    default=None,
+    hidden=True,
+    help="Deprecated alias of --requeue-stalled-interval.",
 )
 @click.option(
     "--listen/--no-listen",
@@ -179,7 +187,8 @@ def main(
     poll_interval: float,
     shutdown_grace: float,
     heartbeat_interval: float,
-    sweep_interval: float,
+    requeue_stalled_interval: float,
+    sweep_interval: float | None,
     listen: bool,
     prepared_statements: bool,
     function_name: str,
@@ -189,6 +198,7 @@ def main(
     app_dir: str,
 ) -> None:
     """Run a pgflow worker for the given flows (MODULE:FLOW, e.g. myapp.flows:analyze)."""
+    requeue_stalled_interval = _requeue_stalled_interval(requeue_stalled_interval, sweep_interval)
     sys.path.insert(0, os.path.abspath(app_dir))
     loaded = [load_flow(reference) for reference in flows]
     try:
@@ -202,7 +212,7 @@ def main(
             poll_interval_seconds=poll_interval,
             shutdown_grace_seconds=shutdown_grace,
             heartbeat_interval_seconds=heartbeat_interval,
-            sweep_interval_seconds=sweep_interval,
+            requeue_stalled_interval_seconds=requeue_stalled_interval,
             listen=listen,
             prepared_statements=prepared_statements,
             allow_data_loss=allow_data_loss,
@@ -212,6 +222,36 @@ def main(
         raise click.UsageError(str(exc)) from exc
     configure_logging(log_format, log_level)
     sys.exit(worker.run())
+
+
+def _requeue_stalled_interval(
+    requeue_stalled_interval: float, sweep_interval: float | None
+) -> float:
+    """Resolve ``--requeue-stalled-interval`` and its deprecated alias ``--sweep-interval``.
+
+    Args:
+        requeue_stalled_interval: the value of ``--requeue-stalled-interval`` (seconds).
+        sweep_interval: the value of ``--sweep-interval`` (seconds), None when not given.
+
+    Returns:
+        The seconds between two ``pgflow.requeue_stalled_tasks()`` calls: the alias's
+        value when it was given (with a deprecation notice on stderr), else the option's.
+
+    Raises:
+        click.UsageError: both options were given.
+    """
+    if sweep_interval is None:
+        return requeue_stalled_interval
+    source = click.get_current_context().get_parameter_source("requeue_stalled_interval")
+    if source is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError(
+            "--sweep-interval is the deprecated name of --requeue-stalled-interval: give one"
+        )
+    click.echo(
+        "pgflow-worker: --sweep-interval is deprecated; use --requeue-stalled-interval",
+        err=True,
+    )
+    return sweep_interval
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ explanation, without flow or step names). :class:`~pgflow.dsl.Flow` catches it a
 :class:`~pgflow.errors.FlowDefinitionError`, which adds the flow and step slugs, so that
 every message names the flow, the step and the rule.
 
-The rules are those of the upstream DSL (spec §9), plus what our SQL rejects anyway
+The rules are those of the upstream DSL, plus what our SQL rejects anyway
 (flow slugs over 47 characters, options outside the int range, NUL characters in patterns),
 so that a bad definition fails when its module is imported rather than when a worker
 first talks to the database.
@@ -34,10 +34,10 @@ SQL_INT_MAX = 2**31 - 1
 """Largest value of a PostgreSQL ``int`` column (every ``opt_*`` column is one)."""
 
 FLOW_OPTION_MINIMUMS = {"max_attempts": 1, "base_delay": 1, "timeout": 3}
-"""Smallest accepted value of each flow option (spec §9; SQL alone accepts 0 attempts)."""
+"""Smallest accepted value of each flow option (upstream DSL; SQL alone accepts 0 attempts)."""
 
 STEP_OPTION_MINIMUMS = {"max_attempts": 1, "base_delay": 1, "timeout": 3, "start_delay": 0}
-"""Smallest accepted value of each step option (spec §9)."""
+"""Smallest accepted value of each step option (as in the upstream DSL)."""
 
 _SLUG_PATTERN = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
 

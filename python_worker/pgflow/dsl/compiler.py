@@ -1,4 +1,4 @@
-"""Turn a flow definition into its shape JSON (spec §7.17) or into a SQL script.
+"""Turn a flow definition into its shape JSON (upstream's format) or into a SQL script.
 
 The shape is what a worker passes to ``pgflow.ensure_flow_compiled(slug, shape)``: the
 database creates the flow from it, or compares it with the stored definition. The SQL
@@ -26,7 +26,7 @@ _STEP_OPTIONS = (*_FLOW_OPTIONS, ("start_delay", "startDelay"))
 
 
 def flow_shape(flow: Flow) -> dict[str, Any]:
-    """Return the shape of ``flow`` in the format of spec §7.17.
+    """Return the shape of ``flow`` in upstream's format (as ``pgflow._get_flow_shape`` builds it).
 
     Args:
         flow: The flow definition.

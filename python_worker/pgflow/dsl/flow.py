@@ -135,7 +135,7 @@ class Flow:
         return self._timeout if self._timeout is not None else DEFAULT_TIMEOUT_SECONDS
 
     def shape(self) -> dict[str, Any]:
-        """Return the flow's shape for ``pgflow.ensure_flow_compiled`` (spec §7.17).
+        """Return the flow's shape for ``pgflow.ensure_flow_compiled`` (upstream's shape format).
 
         See :func:`pgflow.dsl.compiler.flow_shape` for the format.
         """

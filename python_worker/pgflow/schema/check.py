@@ -386,7 +386,8 @@ def _check_cron(out: Findings, cron: Mapping[str, Any], database: str | None) ->
         out.warn(
             "cron_job_missing",
             f"pg_cron is installed but has no {CRON_JOB} job for this database: stalled "
-            "tasks are only recovered while pgflow workers run (they sweep every 15 s)",
+            "tasks are only requeued while pgflow workers run (each calls "
+            "pgflow.requeue_stalled_tasks() every 15 s)",
             hint=schedule,
         )
     elif not any(j.get("active", True) in (True, "true") for j in jobs):

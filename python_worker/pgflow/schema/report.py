@@ -40,7 +40,8 @@ class SchemaReport:
 
     Attributes:
         errors: findings that make the database unusable or incompatible.
-        warnings: findings that degrade it (slower wake-ups, no cron sweep, extra objects).
+        warnings: findings that degrade it (slower wake-ups, no pg_cron job for
+            requeue_stalled_tasks, extra objects).
         facts: what was found: database, versions, install methods, number of flows.
     """
 

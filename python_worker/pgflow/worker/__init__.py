@@ -8,7 +8,8 @@ Every state transition stays in SQL: the worker only calls ``pgflow.*`` function
 - ``poller``: two-phase polling of one flow's queue (``read_tasks`` + ``start_tasks``);
 - ``notify``: the LISTEN connection (pgmq insert notifications) and its reconnection;
 - ``executor``: one task: handler input, timeout, output encoding, report;
-- ``lifecycle``: states, signals, drain; ``heartbeat``: heartbeat and stalled-task sweep;
+- ``lifecycle``: states, signals, drain; ``heartbeat``: the heartbeat timer;
+- ``requeue_stalled_tasks``: the periodic ``pgflow.requeue_stalled_tasks()`` call;
 - ``watchdog``: a thread that names the handler blocking the event loop;
 - ``queries``: every SQL statement sent; ``config``: settings; ``log``: structured logs.
 

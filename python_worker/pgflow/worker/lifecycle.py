@@ -6,8 +6,9 @@ States: ``created`` -> ``starting`` -> ``running`` -> ``stopping`` -> ``stopped`
 SIGTERM / SIGINT (or deprecation of every worker row) -> ``stopping``: pollers stop
 reading, ``ctx.shutdown`` is set for handlers, and in-flight tasks get
 ``shutdown_grace_seconds`` to finish and report. Tasks still running then are abandoned:
-neither completed nor failed; their message reappears after its lease and the stalled-task
-sweep requeues the task. A second signal abandons them at once.
+neither completed nor failed; their message reappears after its lease and
+``pgflow.requeue_stalled_tasks()`` requeues the task once it is stalled. A second signal
+abandons them at once.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ async def drain(
     if pending:
         await asyncio.wait(pending, timeout=5)
         logger.warning(
-            "in-flight tasks abandoned; the stalled-task sweep will requeue them",
+            "in-flight tasks abandoned; requeue_stalled_tasks requeues them once they are stalled",
             extra=fields(abandoned=len(pending)),
         )
     return len(pending)

@@ -1,7 +1,7 @@
 """Polling of one flow's queue: ``pgflow.read_and_start_tasks`` (read + claim, one call).
 
-A :class:`FlowPoller` reads only its own flow's queue (case B16: a worker never claims
-another flow's tasks) and, inside it, only messages for steps its definition knows; any
+A :class:`FlowPoller` reads only its own flow's queue (a worker never claims another
+flow's tasks) and, inside it, only messages for steps its definition knows; any
 other message is left alone and reappears after the short read lease, its task untouched
 (``attempts_count`` unchanged), for a worker that knows it.
 
@@ -10,7 +10,7 @@ the listener, or a completed task whose step has dependents), and otherwise ever
 ``poll_interval_seconds``. pgmq throttles NOTIFY, so a burst may announce only its first
 message: after a wake-up the poller reads again once the throttle window has passed.
 Visibility and delays are decided by the database clock (``vt``); the worker never
-computes when a task becomes due (case B13).
+computes when a task becomes due, so a worker with a skewed clock changes nothing.
 """
 
 from __future__ import annotations

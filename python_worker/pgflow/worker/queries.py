@@ -29,7 +29,7 @@ WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
     "pgflow.complete_tasks(uuid[],text[],integer[],jsonb[],integer[])",
     "pgflow.fail_tasks(uuid[],text[],integer[],text[],integer[])",
     "pgflow.worker_heartbeat(uuid)",
-    "pgflow.recover_stalled_tasks()",
+    "pgflow.requeue_stalled_tasks()",
     "pgflow.deprecate_worker(uuid)",
     "pgflow.mark_worker_stopped(uuid)",
 )
@@ -126,10 +126,11 @@ WORKER_HEARTBEAT: Final[LiteralString] = (
     "select pgflow.worker_heartbeat(worker_id => %(worker_id)s::uuid) as stop"
 )
 
-#: The stalled-task sweep (advisory try lock inside: concurrent workers are fine).
-RECOVER_STALLED_TASKS: Final[LiteralString] = "select pgflow.recover_stalled_tasks() as requeued"
+#: Requeue stalled tasks; returns how many (advisory try lock inside: a concurrent call
+#: returns 0, so many workers calling it at once are fine).
+REQUEUE_STALLED_TASKS: Final[LiteralString] = "select pgflow.requeue_stalled_tasks() as requeued"
 
-#: Tasks the sweep gave up on (permanently stalled, unresolved) stamped after ``since``
+#: Tasks requeue_stalled_tasks gave up on (permanently stalled, unresolved) stamped after ``since``
 #: (NULL: all of them): how many, the latest stamp, and up to 20 of them.
 NEW_PERMANENTLY_STALLED: Final[LiteralString] = (
     "select count(*) as stalled, max(permanently_stalled_at) as latest, "

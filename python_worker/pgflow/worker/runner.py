@@ -29,12 +29,13 @@ from pgflow.worker.config import Backoff, WorkerConfig
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
 from pgflow.worker.executor import ClaimedTask, Executor
 from pgflow.worker.flow_input import RunInputCache
-from pgflow.worker.heartbeat import Heartbeat, StalledTaskSweep
+from pgflow.worker.heartbeat import Heartbeat
 from pgflow.worker.lifecycle import Lifecycle, WorkerState, drain
 from pgflow.worker.log import fields
 from pgflow.worker.notify import Listener
 from pgflow.worker.poller import FlowPoller, Slots
 from pgflow.worker.reports import ReportBatcher
+from pgflow.worker.requeue_stalled_tasks import StalledTaskRequeuer
 from pgflow.worker.suspension import SuspensionClock
 from pgflow.worker.watchdog import LoopWatchdog
 
@@ -252,11 +253,11 @@ class Worker:
                 loop, self.config.loop_block_warning_seconds, self._executor.describe
             )
             self._watchdog.start()
-        if self.config.sweep_interval_seconds > 0:
-            self.sweep = StalledTaskSweep(
-                pool=self._pool, interval_seconds=self.config.sweep_interval_seconds
+        if self.config.requeue_stalled_interval_seconds > 0:
+            self.requeuer = StalledTaskRequeuer(
+                pool=self._pool, interval_seconds=self.config.requeue_stalled_interval_seconds
             )
-            tasks.append(asyncio.create_task(self.sweep.run(), name="sweep"))
+            tasks.append(asyncio.create_task(self.requeuer.run(), name="requeue_stalled_tasks"))
         if self.config.listen:
             self.listener = Listener(
                 dsn=self.config.dsn,

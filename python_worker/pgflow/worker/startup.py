@@ -35,7 +35,7 @@ async def check_schema(conn: Connection, flow_slugs: list[str]) -> None:
 
     Runs the checks of ``pgflow check-schema`` that matter to this worker (pgflow and pgmq
     versions, function signatures, record types, the queues of its flows), so an old pgmq
-    or schema fails here rather than with an SQL error mid-run (case B24).
+    or schema fails here rather than with an SQL error mid-run.
 
     Raises:
         WorkerStartupError: pgflow is not installed, or the check found errors.

@@ -68,7 +68,7 @@ async def effect(input, ctx):
     return {"attempt": ctx.attempt}
 
 
-# ---------------------------------------------------------------- killed again and again (B02)
+# ---------------------------------------------------------------- killed again and again
 stuck = Flow("stuck", timeout=3, max_attempts=5)
 
 
@@ -143,7 +143,7 @@ async def tick(item):
     return item
 
 
-# ---------------------------------------------------------------- clock skew (B13)
+# ---------------------------------------------------------------- clock skew
 skew = Flow("skew", max_attempts=3, base_delay=2, timeout=10)
 
 

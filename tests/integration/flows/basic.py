@@ -85,7 +85,7 @@ def summary(input, ctx):
     return {"squares": input["square"], "flow_input": ctx.flow_input}
 
 
-# ---------------------------------------------------------------- falsy outputs (case B07)
+# ---------------------------------------------------------------- falsy outputs
 falsy = Flow("falsy")
 
 

@@ -43,7 +43,7 @@ async def sleep_async(item, ctx):
     return item and len(flow_input) > 0
 
 
-# ---------------------------------------------------------------- two flows, two workers (B16)
+# ---------------------------------------------------------------- two flows, two workers
 flow_a = Flow("flow_a")
 
 

@@ -1,7 +1,8 @@
 begin;
 select plan(3);
 
--- TEST: our documented name for the stalled-task sweep: no arguments, returns int
+-- TEST: recover_stalled_tasks(), the deprecated alias of requeue_stalled_tasks() shipped in
+-- 0.1.0, keeps its signature: no arguments, returns int
 select has_function('pgflow', 'recover_stalled_tasks', array[]::text[],
                     'pgflow.recover_stalled_tasks() exists');
 select function_returns('pgflow', 'recover_stalled_tasks', array[]::text[], 'integer',

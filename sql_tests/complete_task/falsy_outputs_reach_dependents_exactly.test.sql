@@ -1,25 +1,25 @@
 begin;
 select plan(16);
 
--- Case B07: falsy-but-valid outputs ({}, 0, false, "") and JSON null must reach dependents
+-- Falsy-but-valid outputs ({}, 0, false, "") and JSON null must reach dependents
 -- exactly; a step skipped by its condition must be absent, never confused with null.
 -- SETUP: six root steps and a final step depending on all of them.
 select pgflow_tests.reset_db();
-select pgflow.create_flow('b07', max_attempts => 1);
-select pgflow.add_step('b07', 's_obj');
-select pgflow.add_step('b07', 's_zero');
-select pgflow.add_step('b07', 's_false');
-select pgflow.add_step('b07', 's_empty');
-select pgflow.add_step('b07', 's_null');
-select pgflow.add_step('b07', 's_skipped', required_input_pattern => '{"run_skipped": true}'::jsonb,
+select pgflow.create_flow('falsy', max_attempts => 1);
+select pgflow.add_step('falsy', 's_obj');
+select pgflow.add_step('falsy', 's_zero');
+select pgflow.add_step('falsy', 's_false');
+select pgflow.add_step('falsy', 's_empty');
+select pgflow.add_step('falsy', 's_null');
+select pgflow.add_step('falsy', 's_skipped', required_input_pattern => '{"run_skipped": true}'::jsonb,
                        when_unmet => 'skip');
-select pgflow.add_step('b07', 'final',
+select pgflow.add_step('falsy', 'final',
                        array['s_obj', 's_zero', 's_false', 's_empty', 's_null', 's_skipped']);
-select run_id as run_id from pgflow.start_flow('b07', '{"run_skipped": false}'::jsonb) \gset
+select run_id as run_id from pgflow.start_flow('falsy', '{"run_skipped": false}'::jsonb) \gset
 select is(status, 'skipped', 'precondition: s_skipped is skipped by its condition')
 from pgflow.step_states where run_id = :'run_id' and step_slug = 's_skipped';
 select is(count(*)::int, 5, 'five root tasks are started')
-from pgflow_tests.read_and_start('b07', 1, 10);
+from pgflow_tests.read_and_start('falsy', 1, 10);
 select pgflow.complete_task(:'run_id', 's_obj', 0, '{}'::jsonb);
 select pgflow.complete_task(:'run_id', 's_zero', 0, '0'::jsonb);
 select pgflow.complete_task(:'run_id', 's_false', 0, 'false'::jsonb);
@@ -39,7 +39,7 @@ select is(status, 'completed', 's_null completed (a null output is a valid resul
 from pgflow.step_states where run_id = :'run_id' and step_slug = 's_null';
 
 -- TEST: the final step receives every value exactly; null present, skipped absent
-create temp table final_task as select * from pgflow_tests.read_and_start('b07', 1, 10);
+create temp table final_task as select * from pgflow_tests.read_and_start('falsy', 1, 10);
 select is(count(*)::int, 1, 'the final step starts') from final_task where step_slug = 'final';
 select is(input, '{"s_obj": {}, "s_zero": 0, "s_false": false, "s_empty": "", "s_null": null}'::jsonb,
           'final input holds the exact falsy values and null')

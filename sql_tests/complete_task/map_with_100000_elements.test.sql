@@ -1,7 +1,7 @@
 begin;
 select plan(11);
 
--- Case B06 (b): an array step returns 100,000 elements; the dependent map spawns all its
+-- An array step returns 100,000 elements; the dependent map spawns all its
 -- tasks and messages inside the one complete_task call. No timing assertions: the test
 -- only has to finish.
 -- SETUP: map_chain flow (producer -> mapper -> reducer).

@@ -13,8 +13,8 @@ select pgflow_tests.backdate_started_tasks(interval '1 hour');
 select pgflow._fail_run(:'failed_run', 'operator stopped it');
 select pgflow._cascade_force_skip_steps(:'skipped_run', 'only', 'condition_unmet');
 
--- TEST: the sweep leaves both tasks alone: they are no longer work
-select is(pgflow.recover_stalled_tasks(), 0, 'nothing is requeued');
+-- TEST: requeue_stalled_tasks leaves both tasks alone: they are no longer work
+select is(pgflow.requeue_stalled_tasks(), 0, 'nothing is requeued');
 select is(
   (select count(*)::int from pgflow.step_tasks where status = 'started' and requeued_count = 0),
   2, 'both tasks keep status started and requeued_count 0');

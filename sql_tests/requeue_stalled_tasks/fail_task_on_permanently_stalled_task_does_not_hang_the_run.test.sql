@@ -4,7 +4,7 @@ select plan(4);
 -- A permanently stalled task has its message archived. If fail_task then schedules a retry
 -- (attempts left), the task must still be deliverable: either a message for it is in the
 -- queue, or the failure is final. A task 'queued' with no message can never be started
--- again and its run hangs silently (the symptom of case B02).
+-- again and its run hangs silently.
 -- SETUP: max_attempts 5; the task stalls with requeued_count at the limit.
 select pgflow_tests.reset_db();
 select pgflow.create_flow('stall', max_attempts => 5, timeout => 60);
@@ -13,7 +13,7 @@ select run_id as run_id from pgflow.start_flow('stall', '{}'::jsonb) \gset
 update pgflow.step_tasks set requeued_count = 3;
 select count(*) from pgflow_tests.read_and_start('stall', 1, 1);
 select pgflow_tests.backdate_started_tasks(interval '95 seconds');
-select is(pgflow.recover_stalled_tasks(), 0, 'the sweep gives up on the task');
+select is(pgflow.requeue_stalled_tasks(), 0, 'requeue_stalled_tasks gives up on the task');
 select ok(permanently_stalled_at is not null, 'precondition: task permanently stalled')
 from pgflow.step_tasks where run_id = :'run_id';
 

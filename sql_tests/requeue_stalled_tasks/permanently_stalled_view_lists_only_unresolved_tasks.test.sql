@@ -1,8 +1,8 @@
 begin;
 select plan(6);
 
--- The view pgflow.permanently_stalled_tasks is the alert for case B02: tasks the sweep gave
--- up on. Once an operator resolves such a task (complete_task or fail_task, as the view's
+-- The view pgflow.permanently_stalled_tasks is the alert for tasks whose worker died on
+-- them again and again: the tasks requeue_stalled_tasks gave up on. Once an operator resolves such a task (complete_task or fail_task, as the view's
 -- comment advises) it must leave the alert list, or the alert never clears.
 -- SETUP: three runs of a one-step flow, each task at the requeue limit and stalled again.
 select pgflow_tests.reset_db();
@@ -14,7 +14,7 @@ select run_id as run_open from pgflow.start_flow('stall', '{}'::jsonb) \gset
 update pgflow.step_tasks set requeued_count = 3;
 select count(*) from pgflow_tests.read_and_start('stall', 1, 10);
 select pgflow_tests.backdate_started_tasks(interval '95 seconds');
-select is(pgflow.recover_stalled_tasks(), 0, 'the sweep gives up on all three tasks');
+select is(pgflow.requeue_stalled_tasks(), 0, 'requeue_stalled_tasks gives up on all three tasks');
 select is(count(*)::int, 3, 'all three are listed as permanently stalled')
 from pgflow.permanently_stalled_tasks;
 

@@ -1,7 +1,8 @@
 begin;
 select plan(7);
 
--- SETUP: one task that stalls four times; the two sweep names are used alternately.
+-- SETUP: one task that stalls four times; requeue_stalled_tasks() and its deprecated alias
+-- recover_stalled_tasks() are called alternately.
 select pgflow_tests.reset_db();
 select pgflow.create_flow('stall', max_attempts => 10, timeout => 60);
 select pgflow.add_step('stall', 'only');

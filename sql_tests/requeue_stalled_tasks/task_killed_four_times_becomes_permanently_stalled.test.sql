@@ -1,31 +1,32 @@
 begin;
 select plan(16);
 
--- Case B02: a worker killed mid-task four times on the same task.
+-- A worker is killed mid-task four times on the same task: requeued three times with the
+-- same message, then permanently stalled, its message archived once, and listed.
 -- SETUP: one-step flow, timeout 10 s (stall after 40 s).
 select pgflow_tests.reset_db();
-select pgflow.create_flow('b02', max_attempts => 5, timeout => 10);
-select pgflow.add_step('b02', 'only');
-select run_id as run_id from pgflow.start_flow('b02', '{}'::jsonb) \gset
+select pgflow.create_flow('killed_often', max_attempts => 5, timeout => 10);
+select pgflow.add_step('killed_often', 'only');
+select run_id as run_id from pgflow.start_flow('killed_often', '{}'::jsonb) \gset
 select message_id as msg_id from pgflow.step_tasks where run_id = :'run_id' \gset
 
 -- TEST: kills 1..3: each time the task is requeued with the same message
 select is(msg_id, :'msg_id'::bigint, 'kill 1: worker receives the task message')
-from pgflow_tests.read_and_start('b02', 2, 1);
+from pgflow_tests.read_and_start('killed_often', 2, 1);
 select pgflow_tests.backdate_started_tasks(interval '45 seconds');
 select is(pgflow.requeue_stalled_tasks(), 1, 'kill 1: requeued');
 select is(msg_id, :'msg_id'::bigint, 'kill 2: the same message is delivered again')
-from pgflow_tests.read_and_start('b02', 2, 1);
+from pgflow_tests.read_and_start('killed_often', 2, 1);
 select pgflow_tests.backdate_started_tasks(interval '45 seconds');
 select is(pgflow.requeue_stalled_tasks(), 1, 'kill 2: requeued');
 select is(msg_id, :'msg_id'::bigint, 'kill 3: the same message is delivered again')
-from pgflow_tests.read_and_start('b02', 2, 1);
+from pgflow_tests.read_and_start('killed_often', 2, 1);
 select pgflow_tests.backdate_started_tasks(interval '45 seconds');
 select is(pgflow.requeue_stalled_tasks(), 1, 'kill 3: requeued');
 
 -- TEST: kill 4: the task is marked permanently stalled instead
 select is(msg_id, :'msg_id'::bigint, 'kill 4: the same message is delivered again')
-from pgflow_tests.read_and_start('b02', 2, 1);
+from pgflow_tests.read_and_start('killed_often', 2, 1);
 select pgflow_tests.backdate_started_tasks(interval '45 seconds');
 select is(pgflow.requeue_stalled_tasks(), 0, 'kill 4: not requeued any more');
 select is(status || '/' || requeued_count || '/' || attempts_count, 'started/3/4',
@@ -35,9 +36,9 @@ select ok(permanently_stalled_at is not null, 'permanently_stalled_at is stamped
 from pgflow.step_tasks where run_id = :'run_id';
 
 -- TEST: no message lost or duplicated: the one message is archived exactly once
-select is(pgflow_tests.queue_count('b02', 'q'), 0::bigint, 'queue is empty (nothing cycles forever)');
-select is(pgflow_tests.queue_count('b02', 'a'), 1::bigint, 'exactly one archived message');
-select ok(pgflow_tests.message_exists('b02', :'msg_id', 'a'), 'the archived message is the task message');
+select is(pgflow_tests.queue_count('killed_often', 'q'), 0::bigint, 'queue is empty (nothing cycles forever)');
+select is(pgflow_tests.queue_count('killed_often', 'a'), 1::bigint, 'exactly one archived message');
+select ok(pgflow_tests.message_exists('killed_often', :'msg_id', 'a'), 'the archived message is the task message');
 
 -- TEST: the stall is visible (not silent) in pgflow.permanently_stalled_tasks
 select has_view('pgflow', 'permanently_stalled_tasks', 'view pgflow.permanently_stalled_tasks exists');
@@ -46,9 +47,9 @@ select is(
    where run_id = :'run_id' and step_slug = 'only' and task_index = 0),
   1, 'the task is listed in pgflow.permanently_stalled_tasks');
 
--- TEST: later sweeps change nothing
+-- TEST: later calls change nothing
 select pgflow_tests.backdate_started_tasks(interval '1 hour');
-select is(pgflow.requeue_stalled_tasks() + pgflow.requeue_stalled_tasks(), 0, 'later sweeps requeue nothing');
+select is(pgflow.requeue_stalled_tasks() + pgflow.requeue_stalled_tasks(), 0, 'later calls requeue nothing');
 
 select * from finish();
 rollback;

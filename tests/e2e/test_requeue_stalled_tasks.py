@@ -1,14 +1,14 @@
-"""The stalled-task sweep against real killed workers: a task whose worker keeps dying
-(case B02), and a worker killed while it runs the sweep itself (case B18).
+"""pgflow.requeue_stalled_tasks() against real killed workers: a task whose worker keeps
+dying, and a worker killed while its own requeue_stalled_tasks call is in progress.
 
 A task is stalled ``coalesce(step timeout, flow timeout) + 30 s`` after it started on the
 database clock. Instead of waiting that long, these tests move the dead worker's
 ``started_at`` (and ``queued_at``, which must not be later) back by a minute once the
-worker is dead: only time is simulated, every claim, kill, sweep and requeue is real.
+worker is dead: only time is simulated, every claim, kill, call and requeue is real.
 The real-time version (no fast-forward) is tests/e2e/test_crash_recovery.py (chaos).
-The SQL-level versions are sql_tests/regressions/b02_*.test.sql (B02) and
-tests/integration/test_stalled_sweep_race.py (B10, B18: concurrent sweeps, a sweep racing
-a late complete_task, a sweep session terminated mid-transaction).
+The SQL-level versions are in sql_tests/requeue_stalled_tasks/ and
+tests/integration/test_requeue_stalled_tasks.py (concurrent calls, a call racing a late
+complete_task, a calling session terminated mid-transaction).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.e2e
 STUCK = "tests.e2e.flows.faults:stuck"
 QUICK = "tests.e2e.flows.faults:quick"
 HOLD = {"E2E_HOLD_SECONDS": "3600"}
-SWEEP = ("--sweep-interval", "0.2")
+REQUEUE_OFTEN = ("--requeue-stalled-interval", "0.2")
 
 
 def _fast_forward(conn, run_id, seconds=60):
@@ -53,7 +53,7 @@ def _the_task(conn, run_id):
 def test_task_killed_four_times_becomes_permanently_stalled_and_alerts(pgflow_conn, start_worker):
     run_id = None
     for kill in range(1, 5):
-        worker = start_worker(STUCK, *SWEEP, env=HOLD)
+        worker = start_worker(STUCK, *REQUEUE_OFTEN, env=HOLD)
         worker.wait_running()
         if run_id is None:
             run_id = start_flow(pgflow_conn, "stuck", {})
@@ -69,8 +69,9 @@ def test_task_killed_four_times_becomes_permanently_stalled_and_alerts(pgflow_co
         worker.kill()
         _fast_forward(pgflow_conn, run_id)
 
-    # The next worker's sweep gives up on the task instead of requeueing it a 4th time.
-    survivor = start_worker(STUCK, *SWEEP)
+    # The next worker's requeue_stalled_tasks call gives up on the task instead of
+    # requeueing it a 4th time.
+    survivor = start_worker(STUCK, *REQUEUE_OFTEN)
     survivor.wait_running()
     alert = survivor.wait_log(
         "tasks permanently stalled: their worker died on them repeatedly and they are no "
@@ -94,9 +95,9 @@ def test_task_killed_four_times_becomes_permanently_stalled_and_alerts(pgflow_co
     assert pgflow_conn.execute("select count(*) from pgmq.q_stuck").fetchone() == (0,)
     archived = pgflow_conn.execute("select msg_id from pgmq.a_stuck").fetchall()
     assert archived == [(task["message_id"],)]
-    # Later sweeps neither requeue it nor alert again; the survivor never claims it.
+    # Later calls neither requeue it nor alert again; the survivor never claims it.
     swept = pgflow_conn.execute(
-        "select pgflow.recover_stalled_tasks() + pgflow.recover_stalled_tasks()"
+        "select pgflow.requeue_stalled_tasks() + pgflow.requeue_stalled_tasks()"
     ).fetchone()
     assert swept == (0,)
     assert _the_task(pgflow_conn, run_id)["attempts_count"] == 4
@@ -114,23 +115,24 @@ def test_task_killed_four_times_becomes_permanently_stalled_and_alerts(pgflow_co
     ).fetchone() == (0,)
 
 
-def _sweeping_backend(conn):
+def _requeueing_backend(conn):
+    """The pid of a worker session blocked inside pgflow.requeue_stalled_tasks(), if any."""
     row = conn.execute(
         "select pid from pg_stat_activity where application_name like 'pgflow-worker:%%' "
-        "and query like '%%recover_stalled_tasks%%' and wait_event_type = 'Lock'"
+        "and query like '%%requeue_stalled_tasks%%' and wait_event_type = 'Lock'"
     ).fetchone()
     return row[0] if row else None
 
 
 def _advisory_locks(conn):
-    """Advisory locks held in this test's database (the sweep's try lock is one)."""
+    """Advisory locks held in this test's database (requeue_stalled_tasks's try lock is one)."""
     return conn.execute(
         "select count(*) from pg_locks where locktype = 'advisory' and granted "
         "and database = (select oid from pg_database where datname = current_database())"
     ).fetchone()[0]
 
 
-def test_worker_killed_mid_sweep_leaves_no_lock_and_the_next_sweep_recovers(
+def test_worker_killed_while_requeueing_leaves_no_lock_and_the_next_call_recovers(
     pgflow_conn, pgflow_dsn, start_worker
 ):
     # A task claimed long ago by a worker that died (no worker process involved).
@@ -144,22 +146,23 @@ def test_worker_killed_mid_sweep_leaves_no_lock_and_the_next_sweep_recovers(
     pgflow_conn.execute("select * from pgflow.start_tasks('quick', %s, %s)", (msg_ids, dead))
     _fast_forward(pgflow_conn, run_id, seconds=600)
 
-    # Worker A's sweep gets stuck inside its transaction (after taking the sweep's advisory
-    # lock) behind a table lock; A is killed there, and its orphaned session terminated.
+    # Worker A's requeue_stalled_tasks call gets stuck inside its transaction (after taking
+    # its advisory lock) behind a table lock; A is killed there, and its orphaned session
+    # terminated.
     with psycopg.connect(pgflow_dsn) as blocker:
         blocker.execute("lock table pgflow.step_tasks in exclusive mode")
-        worker_a = start_worker(QUICK, *SWEEP)
-        pid = wait_for(lambda: _sweeping_backend(pgflow_conn), what="A's sweep to block")
-        assert _advisory_locks(pgflow_conn) == 1  # held by the stuck sweep
+        worker_a = start_worker(QUICK, *REQUEUE_OFTEN)
+        pid = wait_for(lambda: _requeueing_backend(pgflow_conn), what="A's call to block")
+        assert _advisory_locks(pgflow_conn) == 1  # held by the stuck call
         worker_a.kill()
         assert pgflow_conn.execute("select pg_terminate_backend(%s)", (pid,)).fetchone() == (True,)
-        wait_for(lambda: _advisory_locks(pgflow_conn) == 0, what="the sweep's lock to go")
+        wait_for(lambda: _advisory_locks(pgflow_conn) == 0, what="the call's lock to go")
         blocker.rollback()
 
-    # Nothing was half done; the next worker's first sweep recovers the task, once.
+    # Nothing was half done; the next worker's first call requeues the task, once.
     task = _the_task(pgflow_conn, run_id)
     assert (task["status"], task["requeued_count"]) == ("started", 0)
-    worker_b = start_worker(QUICK, *SWEEP)
+    worker_b = start_worker(QUICK, *REQUEUE_OFTEN)
     run = wait_run(pgflow_conn, run_id, timeout=30)
     assert (run["status"], run["output"]) == ("completed", {"echo": {"x": 1}})
     task = _the_task(pgflow_conn, run_id)

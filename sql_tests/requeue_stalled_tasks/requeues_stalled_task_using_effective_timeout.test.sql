@@ -11,8 +11,8 @@ select run_id as run_id from pgflow.start_flow('stall', '{}'::jsonb) \gset
 select count(*) from pgflow_tests.read_and_start('stall', 1, 10);
 select pgflow_tests.backdate_started_tasks(interval '50 seconds');
 
--- TEST: only the step with the short timeout is recovered
-select is(pgflow.recover_stalled_tasks(), 1, 'recover_stalled_tasks returns 1');
+-- TEST: only the step with the short timeout is requeued
+select is(pgflow.requeue_stalled_tasks(), 1, 'requeue_stalled_tasks returns 1');
 select is(status || '/' || requeued_count, 'queued/1', 'step a task requeued')
 from pgflow.step_tasks where run_id = :'run_id' and step_slug = 'a';
 select ok(started_at is null and last_worker_id is null, 'step a task ownership cleared')
@@ -23,9 +23,9 @@ select is(status || '/' || requeued_count, 'started/0', 'step b task (flow timeo
 from pgflow.step_tasks where run_id = :'run_id' and step_slug = 'b';
 select is(pgflow_tests.visible_count('stall'), 1::bigint, 'exactly the requeued message is visible');
 
--- TEST: past 90 s step b is recovered too
+-- TEST: past 90 s step b is requeued too
 select pgflow_tests.backdate_started_tasks(interval '95 seconds', 'b');
-select is(pgflow.recover_stalled_tasks(), 1, 'step b recovered after 60 + 30 s');
+select is(pgflow.requeue_stalled_tasks(), 1, 'step b requeued after 60 + 30 s');
 select is(status || '/' || requeued_count, 'queued/1', 'step b task requeued')
 from pgflow.step_tasks where run_id = :'run_id' and step_slug = 'b';
 

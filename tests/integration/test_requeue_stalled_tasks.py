@@ -1,9 +1,11 @@
-"""Case B10: the stalled-task sweep under real concurrency (two database sessions).
+"""pgflow.requeue_stalled_tasks() against a real database: under real concurrency (two
+database sessions), and called by a worker process on its own (no pg_cron).
 
-A sweep must requeue a stalled task exactly once, however many sweeps run at the same time,
+A call must requeue a stalled task exactly once, however many calls run at the same time,
 and must never touch a task that a worker completed meanwhile: whichever transaction loses
 the race re-checks the row (status 'started', same start) and changes nothing. The
-single-session half of the case is sql_tests/regressions/b10_*.test.sql.
+single-session checks are in
+sql_tests/requeue_stalled_tasks/requeues_once_and_never_touches_finished_tasks.test.sql.
 
 Blocking is detected through pg_stat_activity (wait_event_type = 'Lock'), not with sleeps:
 each race first lets one session hold its transaction open, then starts the other one in a
@@ -15,12 +17,17 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 import psycopg
 import pytest
 from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from tests.integration.flows.control import flow_a
+from tests.integration.worker_harness import start_flow, step_tasks, wait_run
 
 WORKER_A = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa"
 WORKER_B = "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb"
@@ -80,7 +87,8 @@ def connect(dsn: str, *, autocommit: bool) -> psycopg.Connection:
     return conn
 
 
-def sweep(conn: psycopg.Connection) -> int:
+def requeue(conn: psycopg.Connection) -> int:
+    """Call pgflow.requeue_stalled_tasks() on ``conn``; return how many tasks it requeued."""
     row = conn.execute("select pgflow.requeue_stalled_tasks()").fetchone()
     assert row is not None
     return int(row[0])
@@ -149,18 +157,18 @@ def queue_counts(conn: psycopg.Connection) -> tuple[int, int, int]:
     return int(row[0]), int(row[1]), int(row[2])
 
 
-def test_second_sweep_while_first_holds_the_task_does_not_requeue_again(
+def test_second_call_while_the_first_holds_the_task_does_not_requeue_again(
     pgflow_conn: psycopg.Connection, pgflow_dsn: str
 ) -> None:
     run_id = setup_stalled_run(pgflow_conn)
     first = connect(pgflow_dsn, autocommit=False)
     second = connect(pgflow_dsn, autocommit=True)
     try:
-        assert sweep(first) == 1  # transaction left open: the task row is held
-        job = Background(second, sweep)
+        assert requeue(first) == 1  # transaction left open: the task row is held
+        job = Background(second, requeue)
         wait_until_done_or_blocked(pgflow_conn, job)
         first.commit()
-        assert job.join() == 0, "the second sweep requeued the task a second time"
+        assert job.join() == 0, "the second call requeued the task a second time"
     finally:
         first.close()
         second.close()
@@ -170,7 +178,7 @@ def test_second_sweep_while_first_holds_the_task_does_not_requeue_again(
     assert queue_counts(pgflow_conn) == (1, 1, 0), "exactly one message, visible, none archived"
 
 
-def test_sweep_with_stale_snapshot_does_not_requeue_again(
+def test_call_on_a_stale_snapshot_does_not_requeue_again(
     pgflow_conn: psycopg.Connection, pgflow_dsn: str
 ) -> None:
     """The loser took its snapshot before the winner committed (repeatable read): it must
@@ -184,10 +192,10 @@ def test_sweep_with_stale_snapshot_does_not_requeue_again(
         ).fetchone()
         assert stale_view == ("started",)  # snapshot taken: the task looks stalled
 
-        assert sweep(pgflow_conn) == 1  # the winner, committed
+        assert requeue(pgflow_conn) == 1  # the winner, committed
 
         try:
-            assert sweep(stale) == 0, "a sweep on a stale snapshot requeued the task again"
+            assert requeue(stale) == 0, "a call on a stale snapshot requeued the task again"
             stale.commit()
         except psycopg.errors.SerializationFailure:
             stale.rollback()
@@ -199,25 +207,26 @@ def test_sweep_with_stale_snapshot_does_not_requeue_again(
     assert queue_counts(pgflow_conn) == (1, 1, 0)
 
 
-def test_sweep_racing_a_late_complete_leaves_the_completed_task_alone(
+def test_call_racing_a_late_complete_leaves_the_completed_task_alone(
     pgflow_conn: psycopg.Connection, pgflow_dsn: str
 ) -> None:
-    """complete_task wins (holds its transaction open first); the sweep runs meanwhile."""
+    """complete_task wins (holds its transaction open first); requeue_stalled_tasks runs
+    meanwhile."""
     run_id = setup_stalled_run(pgflow_conn)
     worker = connect(pgflow_dsn, autocommit=False)
-    sweeper = connect(pgflow_dsn, autocommit=True)
+    requeuer = connect(pgflow_dsn, autocommit=True)
     try:
         worker.execute(
             "select * from pgflow.complete_task(%s, 'only', 0, '{\"done\": true}'::jsonb)",
             (run_id,),
         )
-        job = Background(sweeper, sweep)
+        job = Background(requeuer, requeue)
         wait_until_done_or_blocked(pgflow_conn, job)
         worker.commit()
-        assert job.join() == 0, "the sweep requeued a task that completed meanwhile"
+        assert job.join() == 0, "requeue_stalled_tasks requeued a task that completed meanwhile"
     finally:
         worker.close()
-        sweeper.close()
+        requeuer.close()
 
     row = task(pgflow_conn, run_id)
     assert (row["status"], row["requeued_count"]) == ("completed", 0)
@@ -227,17 +236,17 @@ def test_sweep_racing_a_late_complete_leaves_the_completed_task_alone(
     assert queue_counts(pgflow_conn) == (0, 0, 1), "message archived once, nothing left visible"
 
 
-def test_late_complete_racing_a_sweep_is_ignored_and_task_requeued_once(
+def test_late_complete_racing_a_requeue_is_ignored_and_task_requeued_once(
     pgflow_conn: psycopg.Connection, pgflow_dsn: str
 ) -> None:
-    """The sweep wins (holds its transaction open first); the dead worker's late
+    """requeue_stalled_tasks wins (holds its transaction open first); the dead worker's late
     complete_task runs meanwhile and must not count: the task is requeued exactly once and
     its one message stays visible for the next worker."""
     run_id = setup_stalled_run(pgflow_conn)
-    sweeper = connect(pgflow_dsn, autocommit=False)
+    requeuer = connect(pgflow_dsn, autocommit=False)
     worker = connect(pgflow_dsn, autocommit=True)
     try:
-        assert sweep(sweeper) == 1
+        assert requeue(requeuer) == 1
         job = Background(
             worker,
             lambda c: c.execute(
@@ -246,10 +255,10 @@ def test_late_complete_racing_a_sweep_is_ignored_and_task_requeued_once(
             ).fetchall(),
         )
         wait_until_done_or_blocked(pgflow_conn, job)
-        sweeper.commit()
+        requeuer.commit()
         job.join()
     finally:
-        sweeper.close()
+        requeuer.close()
         worker.close()
 
     row = task(pgflow_conn, run_id)
@@ -270,16 +279,16 @@ def test_late_complete_racing_a_sweep_is_ignored_and_task_requeued_once(
     assert queue_counts(pgflow_conn) == (0, 0, 1)
 
 
-def test_late_fail_racing_a_sweep_is_ignored(
+def test_late_fail_racing_a_requeue_is_ignored(
     pgflow_conn: psycopg.Connection, pgflow_dsn: str
 ) -> None:
-    """The sweep wins; the dead worker's late fail_task arrives meanwhile and must neither
-    count as an attempt nor delay the message the next worker should receive."""
+    """requeue_stalled_tasks wins; the dead worker's late fail_task arrives meanwhile and
+    must neither count as an attempt nor delay the message the next worker should receive."""
     run_id = setup_stalled_run(pgflow_conn)
-    sweeper = connect(pgflow_dsn, autocommit=False)
+    requeuer = connect(pgflow_dsn, autocommit=False)
     worker = connect(pgflow_dsn, autocommit=True)
     try:
-        assert sweep(sweeper) == 1
+        assert requeue(requeuer) == 1
         job = Background(
             worker,
             lambda c: c.execute(
@@ -287,10 +296,10 @@ def test_late_fail_racing_a_sweep_is_ignored(
             ).fetchall(),
         )
         wait_until_done_or_blocked(pgflow_conn, job)
-        sweeper.commit()
+        requeuer.commit()
         job.join()
     finally:
-        sweeper.close()
+        requeuer.close()
         worker.close()
 
     row = task(pgflow_conn, run_id)
@@ -298,15 +307,15 @@ def test_late_fail_racing_a_sweep_is_ignored(
     assert queue_counts(pgflow_conn) == (1, 1, 0), "exactly one message, visible at once"
 
 
-def test_sweep_killed_mid_transaction_leaves_no_lock_or_partial_state(
+def test_call_killed_mid_transaction_leaves_no_lock_or_partial_state(
     pgflow_conn: psycopg.Connection, pgflow_dsn: str
 ) -> None:
-    """A sweep whose session dies before commit (pg_cron session terminated, case B18)
-    leaves nothing behind: the next sweep requeues the task exactly once."""
+    """A call whose session dies before commit (a pg_cron session terminated, a worker
+    killed) leaves nothing behind: the next call requeues the task exactly once."""
     run_id = setup_stalled_run(pgflow_conn)
     doomed = connect(pgflow_dsn, autocommit=False)
     try:
-        assert sweep(doomed) == 1  # uncommitted: holds the sweep's locks
+        assert requeue(doomed) == 1  # uncommitted: holds the call's locks
         pid = doomed.info.backend_pid
         pgflow_conn.execute("select pg_terminate_backend(%s)", (pid,))
         # pg_terminate_backend only signals: wait until the backend has really exited (and
@@ -315,41 +324,41 @@ def test_sweep_killed_mid_transaction_leaves_no_lock_or_partial_state(
         while pgflow_conn.execute(
             "select count(*) from pg_stat_activity where pid = %s", (pid,)
         ).fetchone()[0]:
-            assert time.monotonic() < deadline, "the terminated sweep backend did not exit"
+            assert time.monotonic() < deadline, "the terminated backend did not exit"
             time.sleep(0.02)
     finally:
         doomed.close()
 
-    assert task(pgflow_conn, run_id)["status"] == "started", "the killed sweep rolled back"
-    assert sweep(pgflow_conn) == 1, "the next sweep is not blocked by a leftover lock"
+    assert task(pgflow_conn, run_id)["status"] == "started", "the killed call rolled back"
+    assert requeue(pgflow_conn) == 1, "the next call is not blocked by a leftover lock"
     row = task(pgflow_conn, run_id)
     assert (row["status"], row["requeued_count"]) == ("queued", 1)
     assert queue_counts(pgflow_conn) == (1, 1, 0)
 
 
 @pytest.mark.parametrize("round_number", range(3))
-def test_parallel_sweeps_split_the_work_without_double_requeue(
+def test_parallel_calls_split_the_work_without_double_requeue(
     pgflow_conn: psycopg.Connection, pgflow_dsn: str, round_number: int
 ) -> None:
-    """Two sweeps start at the same moment over 300 stalled map tasks: together they
+    """Two calls start at the same moment over 300 stalled map tasks: together they
     requeue each task exactly once."""
     tasks = 300
     run_id = setup_stalled_run(pgflow_conn, input_json=str(list(range(tasks))), map_step=True)
     conns = [connect(pgflow_dsn, autocommit=True) for _ in range(2)]
     barrier = threading.Barrier(2)
 
-    def synchronized_sweep(conn: psycopg.Connection) -> int:
+    def synchronized_requeue(conn: psycopg.Connection) -> int:
         barrier.wait(timeout=10)
-        return sweep(conn)
+        return requeue(conn)
 
     try:
-        jobs = [Background(c, synchronized_sweep) for c in conns]
+        jobs = [Background(c, synchronized_requeue) for c in conns]
         results = [job.join() for job in jobs]
     finally:
         for c in conns:
             c.close()
 
-    assert sum(results) == tasks, f"sweeps returned {results}"
+    assert sum(results) == tasks, f"the calls returned {results}"
     counts = pgflow_conn.execute(
         """select status, requeued_count, count(*) from pgflow.step_tasks
            where run_id = %s group by 1, 2""",
@@ -357,3 +366,34 @@ def test_parallel_sweeps_split_the_work_without_double_requeue(
     ).fetchall()
     assert counts == [("queued", 1, tasks)]
     assert queue_counts(pgflow_conn) == (tasks, tasks, 0)
+
+
+# ---------------------------------------------------------------- called by the worker
+
+
+def test_worker_requeues_stalled_tasks_without_pg_cron(pgflow_conn, start_worker):
+    # A worker that compiled the flow, claimed its task and died long ago.
+    pgflow_conn.execute(
+        "select pgflow.ensure_flow_compiled('flow_a', %s)",
+        (Jsonb(flow_a.shape()),),
+    )
+    dead = uuid.uuid4()
+    pgflow_conn.execute("select pgflow.register_worker(%s, 'flow_a', 'dead')", (dead,))
+    run_id = start_flow(pgflow_conn, "flow_a", {})
+    msg_ids = [r[0] for r in pgflow_conn.execute("select msg_id from pgmq.read('flow_a', 5, 10)")]
+    pgflow_conn.execute("select * from pgflow.start_tasks('flow_a', %s, %s)", (msg_ids, dead))
+    pgflow_conn.execute(
+        "update pgflow.step_tasks set queued_at = now() - interval '11 minutes', "
+        "started_at = now() - interval '10 minutes' "
+        "where run_id = %s",
+        (run_id,),
+    )
+
+    worker = start_worker("control:flow_a", "--requeue-stalled-interval", "0.5")
+    worker.wait_running()
+    run = wait_run(pgflow_conn, run_id)
+    assert run["output"] == {"a_step": "a"}
+    (task,) = step_tasks(pgflow_conn, run_id)
+    assert task["requeued_count"] == 1
+    assert task["attempts_count"] == 2
+    assert worker.has_log("stalled tasks requeued")
