@@ -1,5 +1,5 @@
 -- Flow shapes: what a worker's flow definition looks like, and how it compares with the
--- definition stored in the database (auto-compilation, spec 7.17).
+-- definition stored in the database (auto-compilation, as upstream pgflow).
 
 create function pgflow._get_flow_shape(p_flow_slug text)
 returns jsonb

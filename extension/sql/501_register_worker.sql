@@ -31,5 +31,5 @@ comment on function pgflow.register_worker(uuid, text, text) is
 'Registers a worker process: inserts the pgflow.workers row (worker_id chosen by the worker,
 fresh per process boot; queue_name = the flow slug it serves; function_name = its
 deployment name) and returns it. Raises unique_violation when worker_id is already
-registered, so a restarted process cannot inherit a dead one''s identity (cases B17, B25).
+registered, so a restarted process cannot inherit a dead one''s identity.
 pgflow-py: upstream workers insert the row directly.';

@@ -44,3 +44,8 @@ status queued -> started -> completed | failed (started -> queued on retry or st
 requeue). message_id is the pgmq message on the flow queue. attempts_count is incremented
 by start_tasks; requeued_count by requeue_stalled_tasks (at most 3, then
 permanently_stalled_at is stamped).';
+
+comment on view pgflow.permanently_stalled_tasks is
+'Tasks requeue_stalled_tasks gave up on after 3 requeues (their worker died each time) and
+that nobody has resolved since: status still started, message archived. Alert on rows here; resolve by
+failing (pgflow.fail_task) or completing the task.';
