@@ -17,7 +17,6 @@ declare
   v_task_run_ids uuid[];
   v_task_step_slugs text[];
   v_task_indexes int[];
-  v_msg_ids bigint[];
 begin
   -- Every task of every step, in array order then task_index order.
   select array_agg(g.run_id order by g.ord, i), array_agg(g.step_slug order by g.ord, i),
@@ -30,19 +29,19 @@ begin
     return;
   end if;
 
-  -- One send_batch; message ids pair with tasks by position.
-  v_msg_ids := array(
-    select m.msg_id
-    from pgflow._send_task_messages(_queue_step_tasks.flow_slug, v_task_run_ids, v_task_step_slugs,
-                                    v_task_indexes, _queue_step_tasks.start_delay)
-      with ordinality as m (msg_id, ord)
-    order by m.ord
-  );
-
+  -- One send_batch; message ids pair with tasks by position (a zip of the arrays).
   insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
   select _queue_step_tasks.flow_slug, t.run_id, t.step_slug, t.task_index, t.msg_id
-  from unnest(v_task_run_ids, v_task_step_slugs, v_task_indexes, v_msg_ids)
-    as t (run_id, step_slug, task_index, msg_id);
+  from unnest(
+    v_task_run_ids, v_task_step_slugs, v_task_indexes,
+    array(
+      select m.msg_id
+      from pgflow._send_task_messages(_queue_step_tasks.flow_slug, v_task_run_ids, v_task_step_slugs,
+                                      v_task_indexes, _queue_step_tasks.start_delay)
+        with ordinality as m (msg_id, ord)
+      order by m.ord
+    )
+  ) as t (run_id, step_slug, task_index, msg_id);
 end;
 $$;
 

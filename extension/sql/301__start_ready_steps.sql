@@ -24,7 +24,7 @@ begin
     from pgflow.runs as r
     where ss.run_id = any(_start_ready_steps.run_ids)
       and r.run_id = ss.run_id
-      and r.status = 'started'
+      and r.status is not distinct from 'started'
       and ss.status = 'created'
       and ss.remaining_deps = 0
       and ss.initial_tasks > 0

@@ -8,7 +8,6 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;
-  v_realtime boolean;
   v_rounds int := 0;
   v_unmet_fail text[];
   v_unmet_skip text[];
@@ -28,7 +27,6 @@ begin
   if not pgflow._flow_has_conditions(v_run.flow_slug) then
     return true;
   end if;
-  v_realtime := pgflow._realtime_enabled();
 
   loop
     v_rounds := v_rounds + 1;
@@ -65,42 +63,15 @@ begin
 
     -- a. fail mode: the first unmet step fails and takes the run with it.
     if cardinality(v_unmet_fail) > 0 then
-      perform pgflow._fail_run_by_condition(v_run.run_id, v_unmet_fail[1], v_realtime);
+      perform pgflow._fail_step(v_run.run_id, v_unmet_fail[1], 'Condition not met', 'Condition not met');
       return false;
     end if;
 
     -- b. skip mode: unmet steps are skipped; their dependents lose one pending parent each.
-    with skipped as (
-      update pgflow.step_states as ss
-      set status = 'skipped',
-          skip_reason = 'condition_unmet',
-          skipped_at = now()
-      where ss.run_id = v_run.run_id
-        and ss.step_slug = any(v_unmet_skip)
-        and ss.status = 'created'
-      returning ss.step_slug
-    )
-    select coalesce(array_agg(skipped.step_slug), '{}') into v_skipped from skipped;
-
+    v_skipped := pgflow._skip_steps(v_run.run_id, v_unmet_skip, 'condition_unmet');
     if cardinality(v_skipped) > 0 then
       perform pgflow._release_dependents(
         array_fill(v_run.run_id, array[cardinality(v_skipped)]), v_skipped);
-      if v_realtime then
-        perform pgflow._broadcast(v_run.run_id, 'step:' || ss.step_slug || ':skipped',
-          jsonb_build_object(
-            'event_type', 'step:skipped',
-            'run_id', ss.run_id,
-            'flow_slug', ss.flow_slug,
-            'step_slug', ss.step_slug,
-            'status', 'skipped',
-            'skip_reason', ss.skip_reason,
-            'skipped_at', ss.skipped_at
-          ))
-        from pgflow.step_states as ss
-        join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
-        where ss.run_id = v_run.run_id and ss.step_slug = any(v_skipped)
-        order by s.step_index;
-      end if;
     end if;
 
     -- c. skip-cascade mode: the step and its whole subtree are skipped.

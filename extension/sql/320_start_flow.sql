@@ -15,6 +15,10 @@ declare
   v_root_map text;
   v_steps_count int;
   v_root_tasks int;
+  v_has_conditions boolean;
+  v_realtime boolean := pgflow._realtime_enabled();
+  v_settle boolean;
+  v_group record;
 begin
   -- VALIDATE: unknown flow, missing or oversized input, root maps without an array.
   perform 1 from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
@@ -23,11 +27,12 @@ begin
       errcode = 'foreign_key_violation',
       message = format('Flow %L does not exist', start_flow.flow_slug);
   end if;
-  -- One pass over the flow's steps: count and first root map.
+  -- One pass over the flow's steps: count, first root map, any condition.
   select count(*)::int,
          (array_agg(s.step_slug order by s.step_index)
-           filter (where s.step_type = 'map' and s.deps_count = 0))[1]
-  into v_steps_count, v_root_map
+           filter (where s.step_type = 'map' and s.deps_count = 0))[1],
+         coalesce(bool_or(s.required_input_pattern is not null or s.forbidden_input_pattern is not null), false)
+  into v_steps_count, v_root_map, v_has_conditions
   from pgflow.steps as s
   where s.flow_slug = start_flow.flow_slug;
   if start_flow.input is null then
@@ -61,6 +66,14 @@ begin
   if jsonb_typeof(start_flow.input) = 'array' then
     v_root_tasks := jsonb_array_length(start_flow.input);
   end if;
+  -- Usually the cascade after a start only starts the root steps: they are then created
+  -- started, and their tasks queued below. The full cascade (_advance_runs) runs when it
+  -- can do more: conditions to evaluate, an empty root map, broadcasts to send, no step.
+  v_settle := v_has_conditions
+    or v_steps_count = 0
+    or (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
+    or v_realtime;
+
   -- The run and its step states in one statement.
   with new_run as (
     insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
@@ -69,8 +82,14 @@ begin
     returning *
   ),
   new_states as (
-    insert into pgflow.step_states (flow_slug, run_id, step_slug, remaining_deps, initial_tasks)
-    select st.flow_slug, nr.run_id, st.step_slug, st.deps_count, st.initial_tasks
+    insert into pgflow.step_states (
+      flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
+    )
+    select
+      st.flow_slug, nr.run_id, st.step_slug, st.deps_count, st.initial_tasks,
+      case when st.starts then 'started' else 'created' end,
+      case when st.starts then now() end,
+      case when st.starts then st.initial_tasks end
     from new_run as nr
     cross join (
       select
@@ -81,14 +100,15 @@ begin
           when s.step_type = 'map' and s.deps_count = 0 then v_root_tasks
           when s.step_type = 'map' then null
           else 1
-        end as initial_tasks
+        end as initial_tasks,
+        not v_settle and s.deps_count = 0 as starts
       from pgflow.steps as s
       where s.flow_slug = start_flow.flow_slug
     ) as st
   )
   select nr.* into v_run from new_run as nr;
 
-  if pgflow._realtime_enabled() then
+  if v_realtime then
     perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
       'event_type', 'run:started',
       'run_id', v_run.run_id,
@@ -100,8 +120,26 @@ begin
     ));
   end if;
 
-  -- CASCADE: conditions, empty maps, ready (root) steps start, completion.
-  perform pgflow._advance_runs(array[v_run.run_id]);
+  if v_settle then
+    -- CASCADE: conditions, empty maps, ready (root) steps start, completion.
+    perform pgflow._advance_runs(array[v_run.run_id]);
+  else
+    -- QUEUE the tasks of the root steps created started, one send per start delay.
+    for v_group in
+      select coalesce(s.opt_start_delay, 0) as start_delay,
+             array_agg(s.step_slug order by s.step_index) as step_slugs,
+             array_agg(case when s.step_type = 'map' then v_root_tasks else 1 end
+                       order by s.step_index) as task_counts
+      from pgflow.steps as s
+      where s.flow_slug = start_flow.flow_slug and s.deps_count = 0
+      group by coalesce(s.opt_start_delay, 0)
+      order by min(s.step_index)
+    loop
+      perform pgflow._queue_step_tasks(start_flow.flow_slug, v_group.start_delay,
+        array_fill(v_run.run_id, array[cardinality(v_group.step_slugs)]), v_group.step_slugs,
+        v_group.task_counts);
+    end loop;
+  end if;
 
   -- RETURN the run as it is now (it may already be completed or failed).
   return query select r.* from pgflow.runs as r where r.run_id = v_run.run_id;

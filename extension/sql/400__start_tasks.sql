@@ -34,7 +34,7 @@ begin
     where t.flow_slug = _start_tasks.flow_slug
       and t.message_id = any(_start_tasks.msg_ids)
       and t.status = 'queued'
-      and r.status = 'started'
+      and r.status is not distinct from 'started'
       and ss.status = 'started'
     order by t.message_id
     for update of t skip locked

@@ -11,8 +11,6 @@ language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
-declare
-  v_state pgflow.step_states;
 begin
   update pgflow.step_tasks as t
   set status = 'failed',
@@ -21,27 +19,11 @@ begin
       error_message = format('[TYPE_VIOLATION] Produced %s instead of array', produced)
   where t.run_id = (task).run_id and t.step_slug = (task).step_slug and t.task_index = (task).task_index;
 
-  update pgflow.step_states as ss
-  set status = 'failed',
-      failed_at = now(),
-      error_message = format('[TYPE_VIOLATION] Map step %s expects array input but dependency %s produced %s',
-                             map_step_slug, (task).step_slug, produced)
-  where ss.run_id = (task).run_id and ss.step_slug = (task).step_slug
-  returning ss.* into v_state;
-
-  if pgflow._realtime_enabled() then
-    perform pgflow._broadcast(v_state.run_id, 'step:' || v_state.step_slug || ':failed',
-      jsonb_build_object(
-        'event_type', 'step:failed',
-        'run_id', v_state.run_id,
-        'step_slug', v_state.step_slug,
-        'status', 'failed',
-        'error_message', v_state.error_message,
-        'failed_at', v_state.failed_at
-      ));
-  end if;
-
-  perform pgflow._fail_run((task).run_id, null);
+  -- The step fails, and the run with it (run:failed without error_message, as upstream).
+  perform pgflow._fail_step((task).run_id, (task).step_slug,
+    format('[TYPE_VIOLATION] Map step %s expects array input but dependency %s produced %s',
+           map_step_slug, (task).step_slug, produced),
+    null);
   perform pgflow._archive_task_message((task).run_id, (task).step_slug, (task).task_index);
 end;
 $$;

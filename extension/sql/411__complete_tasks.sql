@@ -101,7 +101,7 @@ begin
     where v_reasons[u.pos] is null
       and t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
       and t.status = 'started'
-      and r.run_id = u.run_id and r.status = 'started'
+      and r.run_id = u.run_id and r.status is not distinct from 'started'
       and ss.run_id = u.run_id and ss.step_slug = u.step_slug and ss.status = 'started'
     returning u.pos, t.run_id, t.step_slug, t.output
   )

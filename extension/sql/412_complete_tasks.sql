@@ -25,51 +25,14 @@ declare
   v_details text[] := '{}'::text[];
 begin
   -- VALIDATE: arrays of one length (attempts may be NULL), no NULL key.
-  if coalesce(cardinality(complete_tasks.step_slugs), 0) <> v_n
-     or coalesce(cardinality(complete_tasks.task_indexes), 0) <> v_n
-     or coalesce(cardinality(complete_tasks.outputs), 0) <> v_n
-     or (complete_tasks.attempts is not null and cardinality(complete_tasks.attempts) <> v_n) then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('complete_tasks: run_ids, step_slugs, task_indexes, outputs and attempts must '
-                       'have the same length (got %s, %s, %s, %s and %s)',
-                       v_n, coalesce(cardinality(complete_tasks.step_slugs), 0),
-                       coalesce(cardinality(complete_tasks.task_indexes), 0),
-                       coalesce(cardinality(complete_tasks.outputs), 0),
-                       coalesce(cardinality(complete_tasks.attempts)::text, 'NULL'));
-  end if;
+  perform pgflow._check_report_arrays('complete_tasks', complete_tasks.run_ids, complete_tasks.step_slugs,
+    complete_tasks.task_indexes, cardinality(complete_tasks.outputs), 'outputs', complete_tasks.attempts);
   if v_n = 0 then
     return;
   end if;
-  if array_position(complete_tasks.run_ids, null) is not null
-     or array_position(complete_tasks.step_slugs, null) is not null
-     or array_position(complete_tasks.task_indexes, null) is not null then
-    raise exception using
-      errcode = 'null_value_not_allowed',
-      message = 'complete_tasks: run_ids, step_slugs and task_indexes may not contain NULL';
-  end if;
 
-  -- LOCK: runs, then step_states, then step_tasks (the order of every transition), each in
-  -- key order so that concurrent batches cannot deadlock.
-  perform 1 from pgflow.runs as r
-  where r.run_id = any(complete_tasks.run_ids)
-  order by r.run_id
-  for update;
-
-  perform 1
-  from pgflow.step_states as ss
-  join unnest(complete_tasks.run_ids, complete_tasks.step_slugs) as k (run_id, step_slug)
-    on ss.run_id = k.run_id and ss.step_slug = k.step_slug
-  order by ss.run_id, ss.step_slug
-  for update of ss;
-
-  perform 1
-  from pgflow.step_tasks as t
-  join unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
-    as k (run_id, step_slug, task_index)
-    on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
-  order by t.run_id, t.step_slug, t.task_index
-  for update of t;
+  -- LOCK: runs, then step_states, then step_tasks, each in key order.
+  perform pgflow._lock_task_reports(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes);
 
   -- WAVES: the reports of a run go to _complete_tasks all at once (wave 1), unless the
   -- run has several and their order can matter: then its k-th report goes in wave k. The
@@ -87,21 +50,26 @@ begin
         end as wave
       from unnest(complete_tasks.run_ids, complete_tasks.step_slugs) with ordinality as u (run_id, step_slug, pos)
       left join (
-        select k.run_id
-        from unnest(complete_tasks.run_ids, complete_tasks.step_slugs) as k (run_id, step_slug)
-        join pgflow.runs as r on r.run_id = k.run_id
-        group by k.run_id, r.flow_slug
-        having count(*) > 1
-          and (pgflow._realtime_enabled()
-               or pgflow._flow_has_conditions(r.flow_slug)
-               or bool_or(exists (
-                 select 1
-                 from pgflow.steps as s
-                 join pgflow.deps as d on d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug
-                 join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
-                 where s.flow_slug = r.flow_slug and s.step_slug = k.step_slug
-                   and s.step_type = 'single' and cs.step_type = 'map'
-               )))
+        -- runs with several reports (cheap to find), then those whose order can matter
+        select m.run_id
+        from (
+          select k.run_id, r.flow_slug, array_agg(k.step_slug) as step_slugs
+          from unnest(complete_tasks.run_ids, complete_tasks.step_slugs) as k (run_id, step_slug)
+          join pgflow.runs as r on r.run_id = k.run_id
+          group by k.run_id, r.flow_slug
+          having count(*) > 1
+          offset 0  -- a fence: the checks below run per run found, not per report
+        ) as m
+        where pgflow._realtime_enabled()
+          or pgflow._flow_has_conditions(m.flow_slug)
+          or exists (
+            select 1
+            from pgflow.steps as s
+            join pgflow.deps as d on d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug
+            join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
+            where s.flow_slug = m.flow_slug and s.step_slug = any(m.step_slugs)
+              and s.step_type = 'single' and cs.step_type = 'map'
+          )
       ) as q on q.run_id = u.run_id
     ) as w;
   end if;

@@ -111,7 +111,8 @@ begin
   perform pgflow._archive_task_message(_fail_task.run_id, _fail_task.step_slug, _fail_task.task_index);
 
   if v_step.when_exhausted = 'fail' then
-    perform pgflow._fail_step(v_state, _fail_task.error_message);
+    perform pgflow._fail_step(_fail_task.run_id, _fail_task.step_slug, _fail_task.error_message,
+                              _fail_task.error_message);
   else
     perform pgflow._skip_failed_step(v_state, v_step, _fail_task.error_message);
   end if;

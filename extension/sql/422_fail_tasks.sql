@@ -22,48 +22,14 @@ declare
   v_reason text;
 begin
   -- VALIDATE: arrays of one length (attempts may be NULL), no NULL key.
-  if coalesce(cardinality(fail_tasks.step_slugs), 0) <> v_n
-     or coalesce(cardinality(fail_tasks.task_indexes), 0) <> v_n
-     or coalesce(cardinality(fail_tasks.error_messages), 0) <> v_n
-     or (fail_tasks.attempts is not null and cardinality(fail_tasks.attempts) <> v_n) then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('fail_tasks: run_ids, step_slugs, task_indexes, error_messages and attempts '
-                       'must have the same length (got %s, %s, %s, %s and %s)',
-                       v_n, coalesce(cardinality(fail_tasks.step_slugs), 0),
-                       coalesce(cardinality(fail_tasks.task_indexes), 0),
-                       coalesce(cardinality(fail_tasks.error_messages), 0),
-                       coalesce(cardinality(fail_tasks.attempts)::text, 'NULL'));
-  end if;
+  perform pgflow._check_report_arrays('fail_tasks', fail_tasks.run_ids, fail_tasks.step_slugs,
+    fail_tasks.task_indexes, cardinality(fail_tasks.error_messages), 'error_messages', fail_tasks.attempts);
   if v_n = 0 then
     return;
   end if;
-  if array_position(fail_tasks.run_ids, null) is not null
-     or array_position(fail_tasks.step_slugs, null) is not null
-     or array_position(fail_tasks.task_indexes, null) is not null then
-    raise exception using
-      errcode = 'null_value_not_allowed',
-      message = 'fail_tasks: run_ids, step_slugs and task_indexes may not contain NULL';
-  end if;
 
   -- LOCK: runs, then step_states, then step_tasks, each in key order.
-  perform 1 from pgflow.runs as r
-  where r.run_id = any(fail_tasks.run_ids)
-  order by r.run_id
-  for update;
-  perform 1
-  from pgflow.step_states as ss
-  join unnest(fail_tasks.run_ids, fail_tasks.step_slugs) as k (run_id, step_slug)
-    on ss.run_id = k.run_id and ss.step_slug = k.step_slug
-  order by ss.run_id, ss.step_slug
-  for update of ss;
-  perform 1
-  from pgflow.step_tasks as t
-  join unnest(fail_tasks.run_ids, fail_tasks.step_slugs, fail_tasks.task_indexes)
-    as k (run_id, step_slug, task_index)
-    on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
-  order by t.run_id, t.step_slug, t.task_index
-  for update of t;
+  perform pgflow._lock_task_reports(fail_tasks.run_ids, fail_tasks.step_slugs, fail_tasks.task_indexes);
 
   -- MUTATE: report by report, in array order (each decides its own retry and backoff).
   for v_item in

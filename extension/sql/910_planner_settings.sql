@@ -11,6 +11,13 @@
 -- _queue_step_tasks, ...), whose plans are cached under them. No other function carries a
 -- setting besides search_path (sql_tests/security checks the list).
 --
+-- One more rule, in the statements themselves: where runs are looked up by run_id =
+-- any(<array>) the run status is tested with `is not distinct from 'started'`, which no
+-- index can serve. With `= 'started'` a generic plan made while the table's statistics were
+-- stale (a burst of start_flow calls, a backlog of started runs) picked idx_runs_status and
+-- then read every started run at each call: start_flow slowed down in proportion to the
+-- backlog (make bench, START).
+--
 -- CREATE OR REPLACE FUNCTION drops these settings: this file runs after every install and
 -- upgrade script's functions.
 

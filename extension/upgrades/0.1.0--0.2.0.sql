@@ -49,3 +49,8 @@ comment on view pgflow.permanently_stalled_tasks is
 'Tasks requeue_stalled_tasks gave up on after 3 requeues (their worker died each time) and
 that nobody has resolved since: status still started, message archived. Alert on rows here; resolve by
 failing (pgflow.fail_task) or completing the task.';
+
+-- Changed (#10): "a step fails" and "a step is skipped" are written once, in _fail_step
+-- (new arguments) and _skip_steps; _fail_run_by_condition is folded into _fail_step.
+drop function pgflow._fail_step(pgflow.step_states, text);
+drop function pgflow._fail_run_by_condition(uuid, text, boolean);

@@ -6,9 +6,7 @@ select pgflow_tests.reset_db();
 select pgflow_tests.setup_flow('sequential');
 select run_id from pgflow.start_flow('sequential', '{}'::jsonb) \gset
 select count(*) from pgflow_tests.start_task(:'run_id', 'first');
-select pgflow._fail_step(ss, 'boom')
-from pgflow.step_states as ss
-where ss.run_id = :'run_id' and ss.step_slug = 'first';
+select pgflow._fail_step(:'run_id', 'first', 'boom', 'boom');
 
 -- TEST: the step is failed with the message
 select results_eq(

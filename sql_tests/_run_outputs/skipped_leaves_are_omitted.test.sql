@@ -17,8 +17,8 @@ select is(
   'skipped',
   'precondition: leaf b is skipped'
 );
-select is(pgflow._run_output(:'run_id'), '{"a": "done"}'::jsonb, 'only the completed leaf is in the output');
-select ok(not pgflow._run_output(:'run_id') ? 'b', 'the skipped leaf is absent');
+select is((select o.output from pgflow._run_outputs(array[:'run_id']::uuid[]) as o), '{"a": "done"}'::jsonb, 'only the completed leaf is in the output');
+select ok(not (select o.output from pgflow._run_outputs(array[:'run_id']::uuid[]) as o) ? 'b', 'the skipped leaf is absent');
 
 select * from finish();
 rollback;

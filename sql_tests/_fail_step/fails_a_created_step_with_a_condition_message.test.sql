@@ -5,7 +5,7 @@ select pgflow_tests.reset_db();
 -- SETUP: first -> second -> last; "second" (still created) fails its condition
 select pgflow_tests.setup_flow('sequential');
 select run_id from pgflow.start_flow('sequential', '{}'::jsonb) \gset
-select pgflow._fail_run_by_condition(:'run_id', 'second', false);
+select pgflow._fail_step(:'run_id', 'second', 'Condition not met', 'Condition not met');
 
 -- TEST: the step fails with 'Condition not met'
 select results_eq(

@@ -12,17 +12,17 @@ select pgflow_tests.start_and_complete_task(:'run_id', 'root', 0, '{"r": 1}');
 select pgflow_tests.start_and_complete_task(:'run_id', 'a', 0, '1');
 
 -- TEST: mid-run, only the completed leaf is in it; the completed non-leaf never is
-select is(pgflow._run_output(:'run_id'), '{"a": 1}'::jsonb, 'a completed leaf is keyed by its slug; the root is not');
+select is((select o.output from pgflow._run_outputs(array[:'run_id']::uuid[]) as o), '{"a": 1}'::jsonb, 'a completed leaf is keyed by its slug; the root is not');
 
 -- TEST: every completed leaf, with its output as stored
 select pgflow_tests.start_and_complete_task(:'run_id', 'b', 0, '[false, null]');
-select is(pgflow._run_output(:'run_id'), '{"a": 1, "b": [false, null]}'::jsonb, 'one key per completed leaf');
+select is((select o.output from pgflow._run_outputs(array[:'run_id']::uuid[]) as o), '{"a": 1, "b": [false, null]}'::jsonb, 'one key per completed leaf');
 
 -- TEST: it is what the completed run got as output
 select is(
   (select output from pgflow.runs where run_id = :'run_id'),
-  pgflow._run_output(:'run_id'),
-  'the run''s output equals _run_output'
+  (select o.output from pgflow._run_outputs(array[:'run_id']::uuid[]) as o),
+  'the run''s output equals _run_outputs'
 );
 
 select * from finish();
