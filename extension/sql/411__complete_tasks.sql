@@ -69,24 +69,26 @@ begin
 
   -- MUTATE 0: a single step feeding a map step produced a non-array: its task and step
   -- fail, and so does the run, whatever max_attempts and when_exhausted say.
-  for v_item in
-    select t as task, u.output,
-      (select cs.step_slug
-       from pgflow.deps as d
-       join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
-       where d.flow_slug = t.flow_slug and d.dep_slug = t.step_slug and cs.step_type = 'map'
-       order by cs.step_index
-       limit 1) as map_step_slug
-    from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
-                _complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, pos)
-    join pgflow.step_tasks as t
-      on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
-    where v_reasons[u.pos] = 'type_violation'
-    order by u.pos
-  loop
-    perform pgflow._fail_task_with_type_violation(v_item.task, v_item.map_step_slug, v_item.output,
-                                                  coalesce(jsonb_typeof(v_item.output), 'null'));
-  end loop;
+  if 'type_violation' = any(v_reasons) then
+    for v_item in
+      select t as task, u.output,
+        (select cs.step_slug
+         from pgflow.deps as d
+         join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
+         where d.flow_slug = t.flow_slug and d.dep_slug = t.step_slug and cs.step_type = 'map'
+         order by cs.step_index
+         limit 1) as map_step_slug
+      from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
+                  _complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, pos)
+      join pgflow.step_tasks as t
+        on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
+      where v_reasons[u.pos] = 'type_violation'
+      order by u.pos
+    loop
+      perform pgflow._fail_task_with_type_violation(v_item.task, v_item.map_step_slug, v_item.output,
+                                                    coalesce(jsonb_typeof(v_item.output), 'null'));
+    end loop;
+  end if;
 
   -- MUTATE 1: tasks. The WHERE repeats the guards, so an item of a run failed by MUTATE 0
   -- changes nothing.

@@ -4,7 +4,8 @@
 -- functions is driven by a small batch of keys (the reports of one complete_tasks call, the
 -- messages of one read, the steps of one run), so index nested loops are right at any
 -- table size. Left to itself the planner sometimes picked a hash join over a few thousand
--- rows, and the row estimates of generate_series / unnest made it JIT-compile queries that
+-- rows, or (generic plans made while a table was still empty or never analyzed) a
+-- sequential scan of runs for run_id = any(<array>), whose cost then grew with the table, and the row estimates of generate_series / unnest made it JIT-compile queries that
 -- run in microseconds (10 ms each time). A generic plan, cached per session, saves
 -- re-planning the same statements at every call. The settings hold for the whole call,
 -- nested functions included (_complete_tasks, _advance_runs, _start_ready_steps,
@@ -22,17 +23,17 @@
 -- upgrade script's functions.
 
 alter function pgflow.start_flow(text, jsonb, uuid)
-  set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off
   set plan_cache_mode = force_generic_plan;
 
 alter function pgflow.read_and_start_tasks(text, uuid, int, int, text[])
-  set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off
   set plan_cache_mode = force_generic_plan;
 
 alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[])
-  set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off
   set plan_cache_mode = force_generic_plan;
 
 alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[])
-  set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off
   set plan_cache_mode = force_generic_plan;
