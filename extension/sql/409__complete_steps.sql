@@ -27,16 +27,16 @@ begin
         completed_at = case when ss.remaining_tasks = p.n then now() end,
         output = case
           when ss.remaining_tasks <> p.n then null
-          when s.step_type = 'map' then (
+          when (select s.step_type from pgflow.steps as s
+                where s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug) = 'map' then (
             select jsonb_agg(t.output order by t.task_index)
             from pgflow.step_tasks as t
             where t.run_id = ss.run_id and t.step_slug = ss.step_slug
           )
           else p.output
         end
-    from per_step as p, pgflow.steps as s
+    from per_step as p
     where ss.run_id = p.run_id and ss.step_slug = p.step_slug
-      and s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
     returning ss.run_id, ss.step_slug, ss.status, p.first_pos
   )
   select array_agg(c.run_id order by c.first_pos), array_agg(c.step_slug order by c.first_pos)

@@ -12,6 +12,13 @@
 -- _queue_step_tasks, ...), whose plans are cached under them. No other function carries a
 -- setting besides search_path (sql_tests/security checks the list).
 --
+-- join_collapse_limit = 1 (and from_collapse_limit = 1) makes explicit JOINs run in the
+-- order they are written, and every statement of these functions is written from its batch
+-- of keys outward (unnest(...) first, then each table by its key). With stale statistics (a
+-- table filled by a burst, not analyzed yet) the planner otherwise reached step_states
+-- through its flow_slug index and read every step state of the flow at each call: the cost
+-- of one complete_task grew with the table.
+--
 -- One more rule, in the statements themselves: where runs are looked up by run_id =
 -- any(<array>) the run status is tested with `is not distinct from 'started'`, which no
 -- index can serve. With `= 'started'` a generic plan made while the table's statistics were
@@ -23,17 +30,21 @@
 -- upgrade script's functions.
 
 alter function pgflow.start_flow(text, jsonb, uuid)
-  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
+  set join_collapse_limit = 1 set from_collapse_limit = 1 set jit = off
   set plan_cache_mode = force_generic_plan;
 
 alter function pgflow.read_and_start_tasks(text, uuid, int, int, text[])
-  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
+  set join_collapse_limit = 1 set from_collapse_limit = 1 set jit = off
   set plan_cache_mode = force_generic_plan;
 
 alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[])
-  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
+  set join_collapse_limit = 1 set from_collapse_limit = 1 set jit = off
   set plan_cache_mode = force_generic_plan;
 
 alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[])
-  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off
+  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
+  set join_collapse_limit = 1 set from_collapse_limit = 1 set jit = off
   set plan_cache_mode = force_generic_plan;
