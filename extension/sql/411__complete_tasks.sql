@@ -26,23 +26,24 @@ declare
 begin
   -- GUARD: why each item (position i of the arrays) changes nothing, from the rows as they
   -- are now (the caller holds their locks); NULL when it completes its task. A task named
-  -- twice is completed (or failed by a type violation) once, by its first item.
+  -- again after an item that completed it (or failed it by a type violation) is not
+  -- started any more: the later item changes nothing (task_not_started).
   select array_agg(g.reason order by g.pos) into v_reasons
   from (
     select c.pos,
       case
-        when coalesce(c.base_reason, 'type_violation') = 'type_violation'
-             and row_number() over (
-               partition by c.run_id, c.step_slug, c.task_index,
-                            coalesce(c.base_reason, 'type_violation') = 'type_violation'
-               order by c.pos) > 1 then 'task_not_started'
+        when coalesce(c.base_reason, 'payload_too_large') in ('payload_too_large', 'type_violation')
+             and coalesce(bool_or(coalesce(c.base_reason, 'type_violation') = 'type_violation') over (
+               partition by c.run_id, c.step_slug, c.task_index order by c.pos
+               rows between unbounded preceding and 1 preceding), false) then 'task_not_started'
         else c.base_reason
       end as reason
     from (
       select u.pos, u.run_id, u.step_slug, u.task_index,
         case
           when t.run_id is null then 'unknown_task'
-          when u.attempt is not null and u.attempt is distinct from t.attempts_count then 'stale_attempt'
+          when u.attempt is not null and u.attempt between 1 and t.attempts_count - 1 then 'stale_attempt'
+          when u.attempt is not null and u.attempt is distinct from t.attempts_count then 'unknown_attempt'
           when r.status = 'failed' then 'run_failed'
           when ss.status <> 'started' then 'step_not_started'
           when t.status <> 'started' then 'task_not_started'
@@ -171,6 +172,6 @@ task, the step and the run ([TYPE_VIOLATION]). Tasks and the archive (one pgmq.a
 per flow) are updated set-based, then steps, dependents and runs through _complete_steps. Returns (ord, outcome, reason, detail) per item with ord =
 ords[i]: completed (reason NULL), failed (type_violation; detail: the task''s error),
 refused (payload_too_large; detail: "Output of task <step>[<i>] of run <id> is <n> bytes,
-over the limit of <limit> bytes ...") or ignored (unknown_task, stale_attempt,
+over the limit of <limit> bytes ...") or ignored (unknown_task, stale_attempt, unknown_attempt,
 run_failed, step_not_started, task_not_started; detail NULL). The caller holds the locks of the runs, step_states and step_tasks
 named (lock order run -> step_state -> step_task). pgflow-py internal.';

@@ -26,7 +26,7 @@ declare
 begin
   -- VALIDATE: arrays of one length (attempts may be NULL), no NULL key.
   perform pgflow._check_report_arrays('complete_tasks', complete_tasks.run_ids, complete_tasks.step_slugs,
-    complete_tasks.task_indexes, cardinality(complete_tasks.outputs), 'outputs', complete_tasks.attempts);
+    complete_tasks.task_indexes, complete_tasks.outputs, 'outputs', complete_tasks.attempts);
   if v_n = 0 then
     return;
   end if;
@@ -124,9 +124,11 @@ completed (reason NULL); failed with type_violation (a single step feeding a map
 a non-array: task, step and run failed); refused with payload_too_large (output larger than
 pgflow.max_payload_bytes, default 16 MiB: nothing written, the task stays started; report
 it with fail_task); ignored, writing nothing, with unknown_task, stale_attempt (a newer
-attempt holds the task: the report is late), run_failed, step_not_started (the message is
-archived) or task_not_started (completed, failed, requeued, or named by an earlier report
-of this call). A repeated call changes nothing more. Raises invalid_parameter_value for
-arrays of different lengths and null_value_not_allowed for a NULL key, writing nothing.
+attempt holds the task: the report is late), unknown_attempt (an attempt the task never
+had), run_failed, step_not_started (the message is archived) or task_not_started
+(completed, failed, requeued, or completed by an earlier report of this call). A repeated
+call changes nothing more. Raises invalid_parameter_value for arrays of different lengths
+or arrays that are not one-dimensional from index 1, and null_value_not_allowed for a NULL
+key, writing nothing.
 Empty arrays return nothing. pgflow-py extension (upstream workers call complete_task once
 per task).';

@@ -36,7 +36,9 @@ begin
     return;
   end if;
   if _fail_task.attempt is not null and _fail_task.attempt is distinct from v_task.attempts_count then
-    outcome := 'ignored'; reason := 'stale_attempt';
+    outcome := 'ignored';
+    reason := case when _fail_task.attempt between 1 and v_task.attempts_count - 1
+                   then 'stale_attempt' else 'unknown_attempt' end;
     return;
   end if;
   -- GUARD: the run already failed: a started task is closed as failed, no retry.
@@ -128,6 +130,7 @@ calculate_retry_delay(base_delay, attempts_count) seconds, or a fresh message wh
 stalled-task requeue archived it); failed with exhausted (attempts used up: the task fails
 and when_exhausted fails the step and run, skips the step, or skips it with its
 dependents); failed with run_failed (the run had failed: a started task is closed without
-retry); ignored with unknown_task, stale_attempt (attempt is not the task''s
-attempts_count: nothing written), run_failed (task not started), step_not_started (only
+retry); ignored with unknown_task, stale_attempt (attempt is an earlier attempt than the
+task''s attempts_count: nothing written), unknown_attempt (an attempt the task never had:
+0, negative, or beyond attempts_count; nothing written), run_failed (task not started), step_not_started (only
 the message archived) or task_not_started. pgflow-py internal.';

@@ -23,7 +23,7 @@ declare
 begin
   -- VALIDATE: arrays of one length (attempts may be NULL), no NULL key.
   perform pgflow._check_report_arrays('fail_tasks', fail_tasks.run_ids, fail_tasks.step_slugs,
-    fail_tasks.task_indexes, cardinality(fail_tasks.error_messages), 'error_messages', fail_tasks.attempts);
+    fail_tasks.task_indexes, fail_tasks.error_messages, 'error_messages', fail_tasks.attempts);
   if v_n = 0 then
     return;
   end if;
@@ -69,7 +69,8 @@ order: run_id, step_slug, task_index, status (after the call; NULL for an unknow
 outcome and reason: retried (queued again with backoff), failed (exhausted: when_exhausted
 decided; run_failed: the run had failed, the started task is closed), ignored, writing
 nothing but possibly the archive, with unknown_task, stale_attempt (a newer attempt holds
-the task), run_failed, step_not_started (the message is archived) or task_not_started.
-Raises invalid_parameter_value for arrays of different lengths and
+the task), unknown_attempt (an attempt the task never had), run_failed, step_not_started
+(the message is archived) or task_not_started. Raises invalid_parameter_value for arrays
+of different lengths or arrays that are not one-dimensional from index 1, and
 null_value_not_allowed for a NULL key, writing nothing. Empty arrays return nothing.
 pgflow-py extension.';

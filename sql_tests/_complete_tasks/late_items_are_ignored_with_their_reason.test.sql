@@ -3,7 +3,7 @@ select plan(4);
 select pgflow_tests.reset_db();
 
 -- SETUP: four runs of sequential with first's task started; then
---   r_stale: reported with attempt 5 (the task is at attempt 1)
+--   r_stale: reported with attempt 5 (the task is at attempt 1: an attempt it never had)
 --   r_failed: the run failed
 --   r_skipped: the step is skipped while its task is started (message still in the queue)
 --   r_queued: a root map task that was never started
@@ -23,9 +23,9 @@ select results_eq(
       array[1, 2, 3, 4], array[%L, %L, %L, %L]::uuid[], array['first', 'first', 'first', 'items'],
       array[0, 0, 0, 0], array['1', '2', '3', '4']::jsonb[], array[5, null, null, null])$$,
     :'r_stale', :'r_failed', :'r_skipped', :'r_queued'),
-  $$values (1, 'ignored'::text, 'stale_attempt'::text, null::text), (2, 'ignored', 'run_failed', null),
+  $$values (1, 'ignored'::text, 'unknown_attempt'::text, null::text), (2, 'ignored', 'run_failed', null),
            (3, 'ignored', 'step_not_started', null), (4, 'ignored', 'task_not_started', null)$$,
-  'stale_attempt, run_failed, step_not_started, task_not_started'
+  'unknown_attempt, run_failed, step_not_started, task_not_started'
 );
 
 -- TEST: nothing was completed

@@ -19,9 +19,9 @@ select results_eq(
       (1, %1$L::uuid, 'items', 0, 9), (2, '00000000-0000-0000-0000-000000000000'::uuid, 'items', 0, null),
       (3, %1$L::uuid, 'items', 1, null), (4, %2$L::uuid, 'items', 0, null)) as v (n, r, s, i, a),
     lateral pgflow._fail_task(v.r, v.s, v.i, 'late', v.a) as f order by v.n$$, :'run_id', :'r_skipped'),
-  $$values ('ignored'::text, 'stale_attempt'::text), ('ignored', 'unknown_task'),
+  $$values ('ignored'::text, 'unknown_attempt'::text), ('ignored', 'unknown_task'),
            ('ignored', 'task_not_started'), ('ignored', 'step_not_started')$$,
-  'stale_attempt, unknown_task, task_not_started, step_not_started'
+  'unknown_attempt (attempt 9 never happened), unknown_task, task_not_started, step_not_started'
 );
 
 -- TEST: nothing was written for the started run

@@ -63,8 +63,8 @@ class ReportResult:
         status: the task's status after the call (None: no such task).
         outcome: ``completed``, ``retried``, ``failed``, ``refused`` or ``ignored``.
         reason: why, for every outcome but ``completed`` / ``retried`` (``stale_attempt``,
-            ``payload_too_large``, ``type_violation``, ``exhausted``, ``run_failed``,
-            ``step_not_started``, ``task_not_started``, ``unknown_task``).
+            ``unknown_attempt``, ``payload_too_large``, ``type_violation``, ``exhausted``,
+            ``run_failed``, ``step_not_started``, ``task_not_started``, ``unknown_task``).
         detail: a sentence for refused and failed completions (else None).
     """
 
