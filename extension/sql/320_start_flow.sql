@@ -15,7 +15,6 @@ declare
   v_root_map text;
   v_steps_count int;
   v_root_tasks int;
-  v_has_conditions boolean;
   v_realtime boolean := pgflow._realtime_enabled();
   v_settle boolean;
   v_group record;
@@ -27,12 +26,11 @@ begin
       errcode = 'foreign_key_violation',
       message = format('Flow %L does not exist', start_flow.flow_slug);
   end if;
-  -- One pass over the flow's steps: count, first root map, any condition.
+  -- One pass over the flow's steps: count and first root map.
   select count(*)::int,
          (array_agg(s.step_slug order by s.step_index)
-           filter (where s.step_type = 'map' and s.deps_count = 0))[1],
-         coalesce(bool_or(s.required_input_pattern is not null or s.forbidden_input_pattern is not null), false)
-  into v_steps_count, v_root_map, v_has_conditions
+           filter (where s.step_type = 'map' and s.deps_count = 0))[1]
+  into v_steps_count, v_root_map
   from pgflow.steps as s
   where s.flow_slug = start_flow.flow_slug;
   if start_flow.input is null then
@@ -69,7 +67,7 @@ begin
   -- Usually the cascade after a start only starts the root steps: they are then created
   -- started, and their tasks queued below. The full cascade (_advance_runs) runs when it
   -- can do more: conditions to evaluate, an empty root map, broadcasts to send, no step.
-  v_settle := v_has_conditions
+  v_settle := pgflow._flow_has_conditions(start_flow.flow_slug)
     or v_steps_count = 0
     or (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
     or v_realtime;

@@ -85,14 +85,18 @@ begin
       select v_ords || array_agg(c.ord), v_outcomes || array_agg(c.outcome),
              v_reasons || array_agg(c.reason), v_details || array_agg(c.detail)
       into v_ords, v_outcomes, v_reasons, v_details
-      from pgflow._complete_tasks(
-        array(select i from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
-        array(select complete_tasks.run_ids[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
-        array(select complete_tasks.step_slugs[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
-        array(select complete_tasks.task_indexes[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
-        array(select complete_tasks.outputs[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i),
-        array(select complete_tasks.attempts[i] from generate_subscripts(v_waves, 1) as i where v_waves[i] = v_wave order by i)
-      ) as c;
+      from (
+        select array_agg(i order by i) as ords,
+               array_agg(complete_tasks.run_ids[i] order by i) as run_ids,
+               array_agg(complete_tasks.step_slugs[i] order by i) as step_slugs,
+               array_agg(complete_tasks.task_indexes[i] order by i) as task_indexes,
+               array_agg(complete_tasks.outputs[i] order by i) as outputs,
+               array_agg(complete_tasks.attempts[i] order by i) as attempts
+        from generate_subscripts(v_waves, 1) as i
+        where v_waves[i] = v_wave
+      ) as w
+      cross join lateral pgflow._complete_tasks(w.ords, w.run_ids, w.step_slugs, w.task_indexes,
+                                                w.outputs, w.attempts) as c;
     end loop;
   end if;
 

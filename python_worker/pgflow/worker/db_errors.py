@@ -46,9 +46,10 @@ async def send_report(
     connection is safe. ``describe()`` gives the fields of the retry warning.
 
     Raises:
-        psycopg.errors.ProgramLimitExceeded: e.g. an output over ``pgflow.max_payload_bytes``
-            sent through ``complete_task``: an OperationalError, but the same report would
-            fail forever (``complete_tasks`` refuses such a report for itself instead).
+        psycopg.errors.ProgramLimitExceeded: a value the server cannot take (a jsonb over
+            its own size limit): an OperationalError, but the same report would fail
+            forever. (An output over ``pgflow.max_payload_bytes`` is not an error:
+            ``complete_tasks`` refuses that report alone.)
         psycopg.Error: any other refusal of the statement.
     """
     backoff = Backoff(reconnect_max_seconds)
