@@ -28,13 +28,10 @@ begin
       and ss.status = 'created'
       and ss.remaining_deps = 0
       and ss.initial_tasks > 0
-    returning ss.flow_slug, ss.run_id, ss.step_slug
+    returning ss.run_id, ss.step_slug
   )
-  select array_agg(st.run_id order by st.run_id, s.step_index),
-         array_agg(st.step_slug order by st.run_id, s.step_index)
-  into v_run_ids, v_step_slugs
-  from started as st
-  join pgflow.steps as s on s.flow_slug = st.flow_slug and s.step_slug = st.step_slug;
+  select array_agg(st.run_id), array_agg(st.step_slug) into v_run_ids, v_step_slugs
+  from started as st;
   if v_run_ids is null then
     return;
   end if;
@@ -50,9 +47,10 @@ begin
         'remaining_tasks', ss.initial_tasks,
         'remaining_deps', ss.remaining_deps
       ))
-    from unnest(v_run_ids, v_step_slugs) with ordinality as k (run_id, step_slug, ord)
+    from unnest(v_run_ids, v_step_slugs) as k (run_id, step_slug)
     join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
-    order by k.ord;
+    join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+    order by ss.run_id, s.step_index;
   end if;
 
   -- QUEUE: one send_batch per flow and start delay (seconds), groups in step_index order,
@@ -61,10 +59,10 @@ begin
     select
       ss.flow_slug,
       coalesce(s.opt_start_delay, 0) as start_delay,
-      array_agg(ss.run_id order by k.ord) as run_ids,
-      array_agg(ss.step_slug order by k.ord) as step_slugs,
-      array_agg(ss.initial_tasks order by k.ord) as task_counts
-    from unnest(v_run_ids, v_step_slugs) with ordinality as k (run_id, step_slug, ord)
+      array_agg(ss.run_id order by ss.run_id, s.step_index) as run_ids,
+      array_agg(ss.step_slug order by ss.run_id, s.step_index) as step_slugs,
+      array_agg(ss.initial_tasks order by ss.run_id, s.step_index) as task_counts
+    from unnest(v_run_ids, v_step_slugs) as k (run_id, step_slug)
     join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
     join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
     group by ss.flow_slug, coalesce(s.opt_start_delay, 0)

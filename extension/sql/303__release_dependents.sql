@@ -12,21 +12,22 @@ begin
     return;
   end if;
 
-  -- MUTATE 1: each run loses its finished steps.
-  update pgflow.runs as r
-  set remaining_steps = r.remaining_steps - p.n
-  from (
-    select u.run_id, count(*)::int as n
-    from unnest(_release_dependents.run_ids) as u (run_id)
-    group by u.run_id
-  ) as p
-  where r.run_id = p.run_id;
-
-  -- MUTATE 2: each created dependent loses one pending parent per finished parent. A
-  -- dependent map (one parent) learns its task count: 0 after a skipped parent, the task
-  -- count of a parent map, the array length of a single parent's output (left NULL for a
-  -- non-array: complete_tasks fails such a run before it gets here).
-  with parents as (
+  -- MUTATE, in one statement: each run loses its finished steps, and each created
+  -- dependent loses one pending parent per finished parent. A dependent map (one parent)
+  -- learns its task count: 0 after a skipped parent, the task count of a parent map, the
+  -- array length of a single parent's output (left NULL for a non-array: complete_tasks
+  -- fails such a run before it gets here).
+  with runs_done as (
+    update pgflow.runs as r
+    set remaining_steps = r.remaining_steps - p.n
+    from (
+      select u.run_id, count(*)::int as n
+      from unnest(_release_dependents.run_ids) as u (run_id)
+      group by u.run_id
+    ) as p
+    where r.run_id = p.run_id
+  ),
+  parents as (
     select ss.run_id, ss.flow_slug, ss.step_slug, ss.status, ss.initial_tasks, ss.output, s.step_type
     from unnest(_release_dependents.run_ids, _release_dependents.step_slugs) as k (run_id, step_slug)
     join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug

@@ -1,5 +1,5 @@
 -- _complete_runs: complete the runs that have no remaining step (the one implementation of
--- "a run completes").
+-- "a run completes", its output included).
 
 create function pgflow._complete_runs(run_ids uuid[])
 returns void
@@ -10,23 +10,30 @@ as $$
 declare
   v_run_ids uuid[];
 begin
-  select array_agg(r.run_id order by r.run_id) into v_run_ids
-  from pgflow.runs as r
-  where r.run_id = any(_complete_runs.run_ids)
-    and r.status is not distinct from 'started'
-    and r.remaining_steps = 0;
-  if v_run_ids is null then
-    return;
-  end if;
+  -- MUTATE: a started run with no remaining step completes; its output is an object keyed
+  -- by its completed leaf steps (no other step depends on them), NULL when there is none.
+  with completed as (
+    update pgflow.runs as r
+    set status = 'completed',
+        completed_at = now(),
+        output = (
+          select jsonb_object_agg(ss.step_slug, ss.output)
+          from pgflow.step_states as ss
+          where ss.run_id = r.run_id
+            and ss.status = 'completed'
+            and not exists (
+              select 1 from pgflow.deps as d
+              where d.flow_slug = ss.flow_slug and d.dep_slug = ss.step_slug
+            )
+        )
+    where r.run_id = any(_complete_runs.run_ids)
+      and r.status is not distinct from 'started'
+      and r.remaining_steps = 0
+    returning r.run_id
+  )
+  select array_agg(c.run_id) into v_run_ids from completed as c;
 
-  update pgflow.runs as r
-  set status = 'completed',
-      completed_at = now(),
-      output = o.output
-  from pgflow._run_outputs(v_run_ids) as o
-  where r.run_id = o.run_id;
-
-  if pgflow._realtime_enabled() then
+  if v_run_ids is not null and pgflow._realtime_enabled() then
     perform pgflow._broadcast(r.run_id, 'run:completed',
       jsonb_build_object(
         'event_type', 'run:completed',
@@ -36,16 +43,18 @@ begin
         'output', r.output,
         'completed_at', r.completed_at
       ))
-    from unnest(v_run_ids) with ordinality as k (run_id, ord)
+    from unnest(v_run_ids) as k (run_id)
     join pgflow.runs as r on r.run_id = k.run_id
-    order by k.ord;
+    order by r.run_id;
   end if;
 end;
 $$;
 
 comment on function pgflow._complete_runs(uuid[]) is
 'Completes every run of run_ids (uuid[]) that is started with remaining_steps = 0: status
-completed, completed_at now, output from _run_outputs (completed leaf steps; NULL when none);
-broadcasts run:completed for each when realtime is on. Leaves every other run alone (never
-completes a failed run), so a repeated call changes nothing. pgflow-py internal;
-maybe_complete_run is its single-run form.';
+completed, completed_at now, output a jsonb object {leaf_step_slug: output} over its
+completed leaf steps (steps no other step depends on; skipped leaves are omitted; NULL
+when there is none); broadcasts run:completed for each, in run_id order, when realtime is
+on. Leaves every other run alone (never completes a failed run), so a repeated call
+changes nothing. Callers hold the run rows. pgflow-py internal; maybe_complete_run is its
+single-run form.';

@@ -9,26 +9,25 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run_id uuid;
-  v_conditional_flows text[];
 begin
   -- CASCADE, run by run, only where it can change something: a flow with conditions, or a
   -- ready step without tasks (an empty map). _cascade may fail the run (a condition in
   -- fail mode); the two calls below leave failed runs alone.
-  v_conditional_flows := array(
-    select f.flow_slug
-    from (
-      select distinct r.flow_slug from pgflow.runs as r where r.run_id = any(_advance_runs.run_ids)
-      offset 0  -- a fence: one check per flow, not per run
-    ) as f
-    where pgflow._flow_has_conditions(f.flow_slug)
-  );
   for v_run_id in
+    with conditional_flows as (
+      select f.flow_slug
+      from (
+        select distinct r.flow_slug from pgflow.runs as r where r.run_id = any(_advance_runs.run_ids)
+        offset 0  -- a fence: one check per flow, not per run
+      ) as f
+      where pgflow._flow_has_conditions(f.flow_slug)
+    )
     select r.run_id
     from pgflow.runs as r
     where r.run_id = any(_advance_runs.run_ids)
       and r.status is not distinct from 'started'
       and (
-        r.flow_slug = any(v_conditional_flows)
+        r.flow_slug in (select c.flow_slug from conditional_flows as c)
         or exists (
           select 1 from pgflow.step_states as ss
           where ss.run_id = r.run_id and ss.status = 'created' and ss.remaining_deps = 0

@@ -1,7 +1,7 @@
 -- _complete_steps: steps lose the tasks that just completed; the last task completes its step,
 -- which then releases its dependents and moves its run forward.
 
-create function pgflow._complete_steps(run_ids uuid[], step_slugs text[], outputs jsonb[])
+create function pgflow._complete_steps(run_ids uuid[], step_slugs text[], outputs jsonb[], ords int[] default null)
 returns void
 language plpgsql
 volatile
@@ -10,12 +10,13 @@ as $$
 declare
   v_steps_run_ids uuid[];
   v_steps_slugs text[];
+  v_steps_ords int[];
 begin
   -- MUTATE: each step loses its completed tasks; the last one completes it with its output
   -- (a single step: the task output; a map: the task outputs in task_index order).
   with per_step as (
-    select d.run_id, d.step_slug, count(*)::int as n, (array_agg(d.output order by d.pos))[1] as output,
-      min(d.pos) as first_pos
+    select d.run_id, d.step_slug, count(*)::int as n, (array_agg(d.output))[1] as output,
+      min(coalesce(_complete_steps.ords[d.pos], d.pos)) as first_ord
     from unnest(_complete_steps.run_ids, _complete_steps.step_slugs, _complete_steps.outputs)
       with ordinality as d (run_id, step_slug, output, pos)
     group by d.run_id, d.step_slug
@@ -37,10 +38,10 @@ begin
         end
     from per_step as p
     where ss.run_id = p.run_id and ss.step_slug = p.step_slug
-    returning ss.run_id, ss.step_slug, ss.status, p.first_pos
+    returning ss.run_id, ss.step_slug, ss.status, p.first_ord
   )
-  select array_agg(c.run_id order by c.first_pos), array_agg(c.step_slug order by c.first_pos)
-  into v_steps_run_ids, v_steps_slugs
+  select array_agg(c.run_id), array_agg(c.step_slug), array_agg(c.first_ord)
+  into v_steps_run_ids, v_steps_slugs, v_steps_ords
   from completed as c
   where c.status = 'completed';
   if v_steps_run_ids is null then
@@ -57,21 +58,22 @@ begin
         'output', ss.output,
         'completed_at', ss.completed_at
       ))
-    from unnest(v_steps_run_ids, v_steps_slugs) with ordinality as k (run_id, step_slug, pos)
+    from unnest(v_steps_run_ids, v_steps_slugs, v_steps_ords) as k (run_id, step_slug, ord)
     join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
-    order by k.pos;
+    order by k.ord;
   end if;
 
   -- CASCADE: dependents released, then the runs move forward (conditions, empty maps,
   -- ready steps start, runs complete).
   perform pgflow._release_dependents(v_steps_run_ids, v_steps_slugs);
-  perform pgflow._advance_runs(array(select distinct k.run_id from unnest(v_steps_run_ids) as k (run_id)));
+  perform pgflow._advance_runs(v_steps_run_ids);
 end;
 $$;
 
-comment on function pgflow._complete_steps(uuid[], text[], jsonb[]) is
+comment on function pgflow._complete_steps(uuid[], text[], jsonb[], int[]) is
 'Bookkeeping after tasks completed: (run_ids[i], step_slugs[i], outputs[i]) is a task that
-has just become completed with that output (one element per task, in report order). Each
+has just become completed with that output (one element per task), reported at position
+ords[i] of the call (ords NULL: i, the arrays are in report order). Each
 step''s remaining_tasks drops by its number of completed tasks; a step reaching 0
 completes (output: the task output for a single step, the task outputs in task_index
 order for a map), broadcasts step:completed (in report order) when realtime is on,

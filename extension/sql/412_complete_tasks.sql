@@ -34,21 +34,21 @@ begin
   -- LOCK: runs, then step_states, then step_tasks, each in key order.
   perform pgflow._lock_task_reports(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes);
 
-  -- WAVES: the reports of a run go to _complete_tasks all at once (wave 1), unless the
-  -- run has several and their order can matter: then its k-th report goes in wave k. The
-  -- order matters while realtime is on (events keep call order), in a flow with conditions
+  -- WAVES: reports go to _complete_tasks all at once (wave 1), except that a task's k-th
+  -- report goes in wave k, and so does a run's k-th report where the order of its reports
+  -- can matter: while realtime is on (events keep call order), in a flow with conditions
   -- (a condition may fail the run between two reports) and when a report is for a single
   -- step feeding a map (a non-array output fails the run).
-  if v_n = 1 then
-    v_max_wave := 1;
-  else
+  if v_n > 1 then
     select array_agg(w.wave order by w.pos), max(w.wave) into v_waves, v_max_wave
     from (
       select u.pos,
-        case when q.run_id is null then 1
+        case when q.run_id is null
+             then row_number() over (partition by u.run_id, u.step_slug, u.task_index order by u.pos)::int
              else row_number() over (partition by u.run_id order by u.pos)::int
         end as wave
-      from unnest(complete_tasks.run_ids, complete_tasks.step_slugs) with ordinality as u (run_id, step_slug, pos)
+      from unnest(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes)
+        with ordinality as u (run_id, step_slug, task_index, pos)
       left join (
         -- runs with several reports (cheap to find), then those whose order can matter
         select m.run_id
@@ -74,33 +74,35 @@ begin
     ) as w;
   end if;
 
-  if v_max_wave = 1 then
-    select array_agg(c.ord), array_agg(c.outcome), array_agg(c.reason), array_agg(c.detail)
-    into v_ords, v_outcomes, v_reasons, v_details
-    from pgflow._complete_tasks(array(select generate_series(1, v_n)), complete_tasks.run_ids,
-      complete_tasks.step_slugs, complete_tasks.task_indexes, complete_tasks.outputs,
-      complete_tasks.attempts) as c;
-  else
-    for v_wave in 1 .. v_max_wave loop
-      select v_ords || array_agg(c.ord), v_outcomes || array_agg(c.outcome),
-             v_reasons || array_agg(c.reason), v_details || array_agg(c.detail)
-      into v_ords, v_outcomes, v_reasons, v_details
-      from (
-        select array_agg(i order by i) as ords,
-               array_agg(complete_tasks.run_ids[i] order by i) as run_ids,
-               array_agg(complete_tasks.step_slugs[i] order by i) as step_slugs,
-               array_agg(complete_tasks.task_indexes[i] order by i) as task_indexes,
-               array_agg(complete_tasks.outputs[i] order by i) as outputs,
-               array_agg(complete_tasks.attempts[i] order by i) as attempts
-        from generate_subscripts(v_waves, 1) as i
-        where v_waves[i] = v_wave
-      ) as w
-      cross join lateral pgflow._complete_tasks(w.ords, w.run_ids, w.step_slugs, w.task_indexes,
-                                                w.outputs, w.attempts) as c;
-    end loop;
+  -- APPLY and RETURN: one row per report, in array order, with the task's status after the
+  -- call (NULL for an unknown task).
+  if v_n = 1 or v_max_wave = 1 then
+    return query
+    select complete_tasks.run_ids[c.ord], complete_tasks.step_slugs[c.ord],
+           complete_tasks.task_indexes[c.ord], c.status, c.outcome, c.reason, c.detail
+    from pgflow._complete_tasks(null, complete_tasks.run_ids, complete_tasks.step_slugs,
+      complete_tasks.task_indexes, complete_tasks.outputs, complete_tasks.attempts) as c;
+    return;
   end if;
 
-  -- RETURN: one row per report, in array order, with the task's status after the call.
+  for v_wave in 1 .. v_max_wave loop
+    select v_ords || array_agg(c.ord), v_outcomes || array_agg(c.outcome),
+           v_reasons || array_agg(c.reason), v_details || array_agg(c.detail)
+    into v_ords, v_outcomes, v_reasons, v_details
+    from (
+      select array_agg(i order by i) as ords,
+             array_agg(complete_tasks.run_ids[i] order by i) as run_ids,
+             array_agg(complete_tasks.step_slugs[i] order by i) as step_slugs,
+             array_agg(complete_tasks.task_indexes[i] order by i) as task_indexes,
+             array_agg(complete_tasks.outputs[i] order by i) as outputs,
+             array_agg(complete_tasks.attempts[i] order by i) as attempts
+      from generate_subscripts(v_waves, 1) as i
+      where v_waves[i] = v_wave
+    ) as w
+    cross join lateral pgflow._complete_tasks(w.ords, w.run_ids, w.step_slugs, w.task_indexes,
+                                              w.outputs, w.attempts) as c;
+  end loop;
+
   return query
   select complete_tasks.run_ids[o.ord], complete_tasks.step_slugs[o.ord],
          complete_tasks.task_indexes[o.ord], t.status, o.outcome, o.reason, o.detail
@@ -120,7 +122,7 @@ or an element NULL: no fence). The outcome is that of calling complete_task for 
 report in array order within one transaction, with a fixed number of statements per call:
 reports that may be applied together are (_complete_tasks); a run whose reports'' order
 matters (realtime on, a flow with conditions, a single step feeding a map) gets its
-reports applied one at a time. Locks runs, then step_states, then step_tasks, each in key
+reports applied one at a time, and so do the reports of a task named more than once. Locks runs, then step_states, then step_tasks, each in key
 order. Returns one row per report, in array order: run_id, step_slug, task_index, status
 (the task''s status after the call; NULL for an unknown task), outcome, reason and detail
 (a sentence for refused and failed reports, else NULL):

@@ -17,7 +17,7 @@ select results_eq(
   format($$select status, output, completed_at is not null from pgflow.runs where run_id in (%L, %L)
            order by run_id = %L desc$$, :'r1', :'r2', :'r1'),
   $$values ('completed'::text, '{"only": 1}'::jsonb, true), ('completed', '{"only": {"n": 2}}'::jsonb, true)$$,
-  'runs with remaining_steps 0 are completed with output = _run_output'
+  'runs with remaining_steps 0 are completed with their leaf outputs'
 );
 
 -- TEST: a run with steps left is untouched

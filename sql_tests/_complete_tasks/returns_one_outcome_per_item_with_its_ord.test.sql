@@ -1,5 +1,5 @@
 begin;
-select plan(3);
+select plan(4);
 select pgflow_tests.reset_db();
 
 -- SETUP: first -> second -> last; first's task started
@@ -27,6 +27,15 @@ select is(
   (select status from pgflow.step_states where run_id = :'run_id' and step_slug = 'second'),
   'started',
   'the dependent step is started'
+);
+
+-- TEST: without ords, ord is the item's position; status is the task's status now
+select results_eq(
+  format($$select ord, status, outcome, reason from pgflow._complete_tasks(
+      null, array[%1$L, '00000000-0000-0000-0000-000000000000']::uuid[],
+      array['first', 'first'], array[0, 0], array['4', '5']::jsonb[], null)$$, :'run_id'),
+  $$values (1, 'completed'::text, 'ignored'::text, 'step_not_started'::text), (2, null, 'ignored', 'unknown_task')$$,
+  'ords NULL: positions; a known task''s status, NULL for an unknown one'
 );
 
 select * from finish();

@@ -9,13 +9,13 @@ select pgflow_tests.setup_flow('map_chain');
 select run_id from pgflow.start_flow('map_chain', '{}'::jsonb) \gset
 select count(*) from pgflow_tests.start_task(:'run_id', 'producer');
 
--- TEST: the first item fails the task, the repeat is ignored (the task was named earlier)
+-- TEST: the first report fails the task and the run, the repeat is ignored (run failed)
 select results_eq(
-  format($$select ord, outcome, reason from pgflow._complete_tasks(
-      array[1, 2], array[%1$L, %1$L]::uuid[], array['producer', 'producer'], array[0, 0],
-      array['{"a": 1}', '"x"']::jsonb[], null)$$, :'run_id'),
-  $$values (1, 'failed'::text, 'type_violation'::text), (2, 'ignored', 'task_not_started')$$,
-  'a task named twice is failed once; the second item is ignored'
+  format($$select status, outcome, reason from pgflow.complete_tasks(
+      array[%1$L, %1$L]::uuid[], array['producer', 'producer'], array[0, 0],
+      array['{"a": 1}', '"x"']::jsonb[])$$, :'run_id'),
+  $$values ('failed'::text, 'failed'::text, 'type_violation'::text), ('failed', 'ignored', 'run_failed')$$,
+  'a task named twice is failed once; the second report is ignored'
 );
 select is(
   (select output from pgflow.step_tasks where run_id = :'run_id' and step_slug = 'producer'),
