@@ -11,8 +11,10 @@ as $$
 begin
   -- PL/pgSQL, not SQL: a SQL function with SET is never inlined and re-plans its query at
   -- every call, and hot paths call this once per transition.
-  -- Usually there is no realtime.send at all: a syscache lookup answers that.
-  if pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)') is null then
+  -- Usually there is no schema realtime at all: a syscache lookup answers that, without
+  -- parsing a signature.
+  if pg_catalog.to_regnamespace('realtime') is null
+     or pg_catalog.to_regprocedure('realtime.send(jsonb,text,text,boolean)') is null then
     return false;
   end if;
   -- Only a function of a trusted owner: pgflow functions running as their owner call it.

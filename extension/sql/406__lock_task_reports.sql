@@ -7,34 +7,30 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 begin
-  -- runs, then step_states, then step_tasks (the order of every transition), each in key
-  -- order so that concurrent batches cannot deadlock.
+  -- Runs first, in key order; then each step_state followed by its tasks, in key order (the
+  -- order of every transition: run -> step_state -> step_task), so that concurrent
+  -- batches cannot deadlock. The task rows are only ever waited for by transitions that
+  -- hold their run; start_tasks and requeue_stalled_tasks skip locked rows.
   perform 1 from pgflow.runs as r
   where r.run_id = any(_lock_task_reports.run_ids)
   order by r.run_id
   for update;
 
   perform 1
-  from pgflow.step_states as ss
-  join unnest(_lock_task_reports.run_ids, _lock_task_reports.step_slugs) as k (run_id, step_slug)
-    on ss.run_id = k.run_id and ss.step_slug = k.step_slug
-  order by ss.run_id, ss.step_slug
-  for update of ss;
-
-  perform 1
-  from pgflow.step_tasks as t
-  join unnest(_lock_task_reports.run_ids, _lock_task_reports.step_slugs, _lock_task_reports.task_indexes)
+  from unnest(_lock_task_reports.run_ids, _lock_task_reports.step_slugs, _lock_task_reports.task_indexes)
     as k (run_id, step_slug, task_index)
+  join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
+  join pgflow.step_tasks as t
     on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
-  order by t.run_id, t.step_slug, t.task_index
-  for update of t;
+  order by ss.run_id, ss.step_slug, t.task_index
+  for update of ss, t;
 end;
 $$;
 
 comment on function pgflow._lock_task_reports(uuid[], text[], int[]) is
-'Locks, FOR UPDATE and until the transaction ends, the runs of run_ids, then the
-step_states (run_ids[i], step_slugs[i]), then the step_tasks (run_ids[i], step_slugs[i],
-task_indexes[i]), each table in key order: the lock order of every transition (run ->
+'Locks, FOR UPDATE and until the transaction ends, the runs of run_ids in key order, then
+each step_state (run_ids[i], step_slugs[i]) with its step_tasks (run_ids[i], step_slugs[i],
+task_indexes[i]) right after it, in key order: the lock order of every transition (run ->
 step_state -> step_task), so two batches of reports never deadlock. Unknown keys lock
-nothing. Waits for rows another transaction holds. pgflow-py internal, used by
+nothing (nor does a step_state named only by unknown tasks). Waits for rows another transaction holds. pgflow-py internal, used by
 complete_tasks and fail_tasks.';

@@ -17,6 +17,10 @@ as $$
 declare
   v_limit bigint := pgflow._max_payload_bytes();
   v_reasons text[];
+  v_statuses text[];
+  v_details text[];
+  v_status text;
+  v_detail text;
   v_item record;
   v_flow record;
   v_done int[];
@@ -26,40 +30,72 @@ declare
   v_done_flow_slugs text[];
   v_done_msg_ids bigint[];
 begin
-  -- GUARD: why each item (position i of the arrays) changes nothing, from the rows as they
-  -- are now (the caller holds their locks); NULL when it completes its task.
-  select array_agg(
-    case
-      when t.run_id is null then 'unknown_task'
-      when u.attempt is not null and u.attempt between 1 and t.attempts_count - 1 then 'stale_attempt'
-      when u.attempt is not null and u.attempt is distinct from t.attempts_count then 'unknown_attempt'
-      when r.status = 'failed' then 'run_failed'
-      when ss.status <> 'started' then 'step_not_started'
-      when t.status <> 'started' then 'task_not_started'
-      when pg_column_size(u.output) > v_limit then 'payload_too_large'
-      when s.step_type = 'single'
-           and jsonb_typeof(u.output) is distinct from 'array'
-           and exists (
-             select 1
-             from pgflow.deps as d
-             join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
-             where d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug and cs.step_type = 'map'
-           ) then 'type_violation'
-    end order by u.pos) into v_reasons
-  from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
-              _complete_tasks.outputs, _complete_tasks.attempts)
-    with ordinality as u (run_id, step_slug, task_index, output, attempt, pos)
-  left join pgflow.step_tasks as t
-    on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
-  left join pgflow.runs as r on r.run_id = t.run_id
-  left join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
-  left join pgflow.steps as s on s.flow_slug = t.flow_slug and s.step_slug = t.step_slug;
+  -- GUARD and MUTATE 1, in one statement. GUARD: why each item (position i of the arrays)
+  -- changes nothing, from the rows as they are now (the caller holds their locks); NULL
+  -- when it completes its task. Written from the items outward (LEFT JOINs), so the plan
+  -- cannot start from an index of step_tasks whose statistics are stale (a partial index on
+  -- started tasks analyzed while every task was queued was read whole at each call).
+  -- MUTATE 1: the tasks of items without a reason complete (found again by ctid). The
+  -- v_done* arrays are aligned with each other (v_done holds the items' positions), in no
+  -- particular order.
+  with items as (
+    select u.pos, u.output, tk.ctid as task_ctid, tk.status,
+      case
+        when tk.run_id is null then 'unknown_task'
+        when u.attempt is not null and u.attempt between 1 and tk.attempts_count - 1 then 'stale_attempt'
+        when u.attempt is not null and u.attempt is distinct from tk.attempts_count then 'unknown_attempt'
+        when r.status = 'failed' then 'run_failed'
+        when ss.status <> 'started' then 'step_not_started'
+        when tk.status <> 'started' then 'task_not_started'
+        when pg_column_size(u.output) > v_limit then 'payload_too_large'
+        when s.step_type = 'single'
+             and jsonb_typeof(u.output) is distinct from 'array'
+             and exists (
+               select 1
+               from pgflow.deps as d
+               join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
+               where d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug and cs.step_type = 'map'
+             ) then 'type_violation'
+        when r.status is distinct from 'started' then 'run_failed'
+      end as reason
+    from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
+                _complete_tasks.outputs, _complete_tasks.attempts)
+      with ordinality as u (run_id, step_slug, task_index, output, attempt, pos)
+    left join pgflow.step_tasks as tk
+      on tk.run_id = u.run_id and tk.step_slug = u.step_slug and tk.task_index = u.task_index
+    left join pgflow.runs as r on r.run_id = tk.run_id
+    left join pgflow.step_states as ss on ss.run_id = tk.run_id and ss.step_slug = tk.step_slug
+    left join pgflow.steps as s on s.flow_slug = tk.flow_slug and s.step_slug = tk.step_slug
+  ),
+  done as (
+    update pgflow.step_tasks as t
+    set status = 'completed',
+        completed_at = now(),
+        output = k.output
+    from items as k
+    where k.reason is null and t.ctid = k.task_ctid
+    returning k.pos, t.run_id, t.step_slug, t.output, t.flow_slug, t.message_id
+  )
+  select i.reasons, i.statuses, d.*
+  into v_reasons, v_statuses, v_done, v_done_run_ids, v_done_step_slugs, v_done_outputs,
+       v_done_flow_slugs, v_done_msg_ids
+  from (
+    select array_agg(k.reason order by k.pos) as reasons, array_agg(k.status order by k.pos) as statuses
+    from items as k
+  ) as i
+  cross join (
+    select array_agg(d.pos), array_agg(d.run_id), array_agg(d.step_slug), array_agg(d.output),
+           array_agg(d.flow_slug), array_agg(d.message_id)
+    from done as d
+  ) as d;
 
   -- MUTATE 0: a single step feeding a map step produced a non-array: its task and step
-  -- fail, and so does the run, whatever max_attempts and when_exhausted say.
+  -- fail, and so does the run, whatever max_attempts and when_exhausted say. (Each such
+  -- item is its run's only item here: complete_tasks sends such runs' reports one at a
+  -- time.)
   if 'type_violation' = any(v_reasons) then
     for v_item in
-      select t as task, u.output,
+      select u.pos, t as task, u.output,
         (select cs.step_slug
          from pgflow.deps as d
          join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
@@ -75,40 +111,14 @@ begin
     loop
       perform pgflow._fail_task_with_type_violation(v_item.task, v_item.map_step_slug, v_item.output,
                                                     coalesce(jsonb_typeof(v_item.output), 'null'));
+      select t.status, t.error_message into v_status, v_detail
+      from pgflow.step_tasks as t
+      where t.run_id = (v_item.task).run_id and t.step_slug = (v_item.task).step_slug
+        and t.task_index = (v_item.task).task_index;
+      v_statuses[v_item.pos] := v_status;
+      v_details[v_item.pos] := v_detail;
     end loop;
   end if;
-
-  -- MUTATE 1: tasks. The WHERE repeats the guards, so an item of a run failed by MUTATE 0
-  -- changes nothing. Written from the items outward (LEFT JOINs, then the task by its
-  -- ctid), so the plan cannot start from an index of step_tasks whose statistics are stale
-  -- (a partial index on started tasks analyzed while every task was queued was read whole
-  -- at each call). The v_done* arrays are aligned with each other (v_done holds the items'
-  -- positions), in no particular order.
-  with done as (
-    update pgflow.step_tasks as t
-    set status = 'completed',
-        completed_at = now(),
-        output = k.output
-    from (
-      select u.pos, u.output, tk.ctid as task_ctid
-      from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
-                  _complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, pos)
-      left join pgflow.step_tasks as tk
-        on tk.run_id = u.run_id and tk.step_slug = u.step_slug and tk.task_index = u.task_index
-      left join pgflow.runs as r on r.run_id = tk.run_id
-      left join pgflow.step_states as ss on ss.run_id = tk.run_id and ss.step_slug = tk.step_slug
-      where v_reasons[u.pos] is null
-        and tk.status is not distinct from 'started'
-        and r.status is not distinct from 'started'
-        and ss.status is not distinct from 'started'
-    ) as k
-    where t.ctid = k.task_ctid
-    returning k.pos, t.run_id, t.step_slug, t.output, t.flow_slug, t.message_id
-  )
-  select array_agg(d.pos), array_agg(d.run_id), array_agg(d.step_slug), array_agg(d.output),
-         array_agg(d.flow_slug), array_agg(d.message_id)
-  into v_done, v_done_run_ids, v_done_step_slugs, v_done_outputs, v_done_flow_slugs, v_done_msg_ids
-  from done as d;
 
   -- MUTATE 2: messages of completed tasks, and of late reports for a step no longer started
   -- (skipped, failed), go to the archive: one pgmq.archive per flow (a batch usually has one).
@@ -142,27 +152,25 @@ begin
 
   -- RETURN: one row per item, in item order, with its task's status now.
   return query
-  select coalesce(_complete_tasks.ords[u.pos], u.pos)::int, t.status,
+  select coalesce(_complete_tasks.ords[i], i)::int,
+    case when i = any(v_done) then 'completed' else v_statuses[i] end,
     case
-      when u.pos = any(v_done) then 'completed'
-      when v_reasons[u.pos] = 'type_violation' then 'failed'
-      when v_reasons[u.pos] = 'payload_too_large' then 'refused'
+      when i = any(v_done) then 'completed'
+      when v_reasons[i] = 'type_violation' then 'failed'
+      when v_reasons[i] = 'payload_too_large' then 'refused'
       else 'ignored'
     end,
     case
-      when u.pos = any(v_done) then null
-      else coalesce(v_reasons[u.pos], 'run_failed')
+      when i = any(v_done) then null
+      else coalesce(v_reasons[i], 'run_failed')
     end,
-    case v_reasons[u.pos]
-      when 'payload_too_large' then pgflow._payload_size_error(u.output,
-        format('Output of task %s[%s] of run %s', u.step_slug, u.task_index, u.run_id))
-      when 'type_violation' then t.error_message
+    case
+      when v_reasons[i] = 'payload_too_large' then pgflow._payload_size_error(_complete_tasks.outputs[i],
+        format('Output of task %s[%s] of run %s', _complete_tasks.step_slugs[i],
+               _complete_tasks.task_indexes[i], _complete_tasks.run_ids[i]))
+      else v_details[i]
     end
-  from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
-              _complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, pos)
-  left join pgflow.step_tasks as t
-    on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
-  order by u.pos;
+  from generate_subscripts(_complete_tasks.run_ids, 1) as i;
 end;
 $$;
 
