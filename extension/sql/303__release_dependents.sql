@@ -7,16 +7,14 @@ language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
+declare
+  v_flow_slugs text[];
 begin
   if coalesce(cardinality(_release_dependents.run_ids), 0) = 0 then
     return;
   end if;
 
-  -- MUTATE, in one statement: each run loses its finished steps, and each created
-  -- dependent loses one pending parent per finished parent. A dependent map (one parent)
-  -- learns its task count: 0 after a skipped parent, the task count of a parent map, the
-  -- array length of a single parent's output (left NULL for a non-array: complete_tasks
-  -- fails such a run before it gets here).
+  -- MUTATE 1: each run loses its finished steps.
   with runs_done as (
     update pgflow.runs as r
     set remaining_steps = r.remaining_steps - p.n
@@ -26,8 +24,24 @@ begin
       group by u.run_id
     ) as p
     where r.run_id = p.run_id
-  ),
-  parents as (
+    returning r.flow_slug
+  )
+  select array_agg(rd.flow_slug) into v_flow_slugs from runs_done as rd;
+
+  -- Steps without dependents (a leaf, a one-step flow) stop here: the statement below is
+  -- costly to set up even when it finds nothing.
+  if not exists (
+    select 1 from pgflow.deps as d
+    where d.flow_slug = any(v_flow_slugs) and d.dep_slug = any(_release_dependents.step_slugs)
+  ) then
+    return;
+  end if;
+
+  -- MUTATE 2: each created dependent loses one pending parent per finished parent. A
+  -- dependent map (one parent) learns its task count: 0 after a skipped parent, the task
+  -- count of a parent map, the array length of a single parent's output (left NULL for a
+  -- non-array: complete_tasks fails such a run before it gets here).
+  with parents as (
     select ss.run_id, ss.flow_slug, ss.step_slug, ss.status, ss.initial_tasks, ss.output, s.step_type
     from unnest(_release_dependents.run_ids, _release_dependents.step_slugs) as k (run_id, step_slug)
     join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug

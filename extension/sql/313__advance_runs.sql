@@ -10,29 +10,21 @@ as $$
 declare
   v_run_id uuid;
 begin
-  -- CASCADE, run by run, only where it can change something: a flow with conditions, or a
-  -- ready step without tasks (an empty map). _cascade may fail the run (a condition in
-  -- fail mode); the two calls below leave failed runs alone.
+  -- CASCADE, run by run, only where it can change something: a run with a ready step (created,
+  -- no pending dependency) that has a condition or no task (an empty map). _cascade may fail
+  -- the run (a condition in fail mode); the two calls below leave failed runs alone.
   for v_run_id in
-    with conditional_flows as (
-      select f.flow_slug
-      from (
-        select distinct r.flow_slug from pgflow.runs as r where r.run_id = any(_advance_runs.run_ids)
-        offset 0  -- a fence: one check per flow, not per run
-      ) as f
-      where pgflow._flow_has_conditions(f.flow_slug)
-    )
     select r.run_id
     from pgflow.runs as r
     where r.run_id = any(_advance_runs.run_ids)
       and r.status is not distinct from 'started'
-      and (
-        r.flow_slug in (select c.flow_slug from conditional_flows as c)
-        or exists (
-          select 1 from pgflow.step_states as ss
-          where ss.run_id = r.run_id and ss.status = 'created' and ss.remaining_deps = 0
-            and not coalesce(ss.initial_tasks > 0, false)
-        )
+      and exists (
+        select 1
+        from pgflow.step_states as ss
+        join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+        where ss.run_id = r.run_id and ss.status = 'created' and ss.remaining_deps = 0
+          and (not coalesce(ss.initial_tasks > 0, false)
+               or s.required_input_pattern is not null or s.forbidden_input_pattern is not null)
       )
     order by r.run_id
   loop
@@ -46,8 +38,8 @@ $$;
 
 comment on function pgflow._advance_runs(uuid[]) is
 'Moves every run of run_ids (uuid[]) forward after a change (a run started, steps
-completed or skipped): for runs whose flow has conditions or that have a ready step without
-tasks, _cascade (conditions, empty maps; may fail the run); then _start_ready_steps for all
+completed or skipped): for runs with a ready step that has a condition or no task,
+_cascade (conditions, empty maps; may fail the run); then _start_ready_steps for all
 of them, then _complete_runs. Broadcasts what those broadcast, in that order. Runs that are
 not started are left alone, and a repeated call changes nothing. Callers hold the run rows
 (lock order run -> step_state -> step_task). pgflow-py internal, used by start_flow,

@@ -48,14 +48,9 @@ begin
         when ss.status <> 'started' then 'step_not_started'
         when tk.status <> 'started' then 'task_not_started'
         when pg_column_size(u.output) > v_limit then 'payload_too_large'
-        when s.step_type = 'single'
-             and jsonb_typeof(u.output) is distinct from 'array'
-             and exists (
-               select 1
-               from pgflow.deps as d
-               join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
-               where d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug and cs.step_type = 'map'
-             ) then 'type_violation'
+        -- (a single step has one task: map steps of many tasks never pay for the lookup)
+        when ss.initial_tasks = 1 and jsonb_typeof(u.output) is distinct from 'array'
+             and pgflow._map_step_fed_by(tk.flow_slug, tk.step_slug) is not null then 'type_violation'
         when r.status is distinct from 'started' then 'run_failed'
       end as reason
     from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
@@ -65,7 +60,6 @@ begin
       on tk.run_id = u.run_id and tk.step_slug = u.step_slug and tk.task_index = u.task_index
     left join pgflow.runs as r on r.run_id = tk.run_id
     left join pgflow.step_states as ss on ss.run_id = tk.run_id and ss.step_slug = tk.step_slug
-    left join pgflow.steps as s on s.flow_slug = tk.flow_slug and s.step_slug = tk.step_slug
   ),
   done as (
     update pgflow.step_tasks as t
@@ -95,13 +89,7 @@ begin
   -- time.)
   if 'type_violation' = any(v_reasons) then
     for v_item in
-      select u.pos, t as task, u.output,
-        (select cs.step_slug
-         from pgflow.deps as d
-         join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
-         where d.flow_slug = t.flow_slug and d.dep_slug = t.step_slug and cs.step_type = 'map'
-         order by cs.step_index
-         limit 1) as map_step_slug
+      select u.pos, t as task, u.output, pgflow._map_step_fed_by(t.flow_slug, t.step_slug) as map_step_slug
       from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
                   _complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, pos)
       join pgflow.step_tasks as t

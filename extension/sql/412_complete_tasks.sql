@@ -53,7 +53,7 @@ begin
         -- runs with several reports (cheap to find), then those whose order can matter
         select m.run_id
         from (
-          select k.run_id, r.flow_slug, array_agg(k.step_slug) as step_slugs
+          select k.run_id, r.flow_slug, array_agg(distinct k.step_slug) as step_slugs
           from unnest(complete_tasks.run_ids, complete_tasks.step_slugs) as k (run_id, step_slug)
           join pgflow.runs as r on r.run_id = k.run_id
           group by k.run_id, r.flow_slug
@@ -63,12 +63,8 @@ begin
         where pgflow._realtime_enabled()
           or pgflow._flow_has_conditions(m.flow_slug)
           or exists (
-            select 1
-            from pgflow.steps as s
-            join pgflow.deps as d on d.flow_slug = s.flow_slug and d.dep_slug = s.step_slug
-            join pgflow.steps as cs on cs.flow_slug = d.flow_slug and cs.step_slug = d.step_slug
-            where s.flow_slug = m.flow_slug and s.step_slug = any(m.step_slugs)
-              and s.step_type = 'single' and cs.step_type = 'map'
+            select 1 from unnest(m.step_slugs) as k (step_slug)
+            where pgflow._map_step_fed_by(m.flow_slug, k.step_slug) is not null
           )
       ) as q on q.run_id = u.run_id
     ) as w;
