@@ -169,7 +169,9 @@ in later calls): item i completes task (run_ids[i], step_slugs[i], task_indexes[
 outputs[i] unless attempts[i] (NULL: no fence) is not the task''s attempts_count, the run
 failed, or the step or the task is not started; an output larger than
 pgflow.max_payload_bytes is refused (nothing written); a non-array output of a single step
-feeding a map fails the task, the step and the run ([TYPE_VIOLATION]). Tasks and the
+feeding a map (_map_step_fed_by) fails the task, the step and the run ([TYPE_VIOLATION];
+complete_tasks sends such a report alone for its run, as it does every report of a run
+whose reports'' order matters). Tasks and the
 archive (one pgmq.archive per flow) are updated set-based, then steps, dependents and runs
 through _complete_steps. Returns per item, in item order: ord (ords[i], or i when ords is
 NULL), status (the task''s status after the call, NULL for an unknown task), outcome,
