@@ -138,6 +138,16 @@ begin
     perform pgflow._complete_steps(v_done_run_ids, v_done_step_slugs, v_done_outputs, v_done);
   end if;
 
+  -- An item whose task was unknown when judged may name a task that an earlier item's
+  -- cascade has created since (its step started): read the statuses again.
+  if v_done is not null and array_position(v_statuses, null) is not null then
+    select array_agg(coalesce(v_statuses[u.pos], t.status) order by u.pos) into v_statuses
+    from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes)
+      with ordinality as u (run_id, step_slug, task_index, pos)
+    left join pgflow.step_tasks as t
+      on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index;
+  end if;
+
   -- RETURN: one row per item, in item order, with its task's status now.
   return query
   select coalesce(_complete_tasks.ords[i], i)::int,
