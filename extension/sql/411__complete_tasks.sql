@@ -27,8 +27,8 @@ declare
   v_done_run_ids uuid[];
   v_done_step_slugs text[];
   v_done_outputs jsonb[];
-  v_done_flow_slugs text[];
-  v_done_msg_ids bigint[];
+  v_archive_flow_slugs text[];
+  v_archive_msg_ids bigint[];
 begin
   -- GUARD and MUTATE 1, in one statement. GUARD: why each item (position i of the arrays)
   -- changes nothing, from the rows as they are now (the caller holds their locks); NULL
@@ -36,8 +36,8 @@ begin
   -- cannot start from an index of step_tasks whose statistics are stale (a partial index on
   -- started tasks analyzed while every task was queued was read whole at each call).
   -- MUTATE 1: the tasks of items without a reason complete (found again by ctid). The
-  -- v_done* arrays are aligned with each other (v_done holds the items' positions), in no
-  -- particular order.
+  -- v_done* and v_archive* arrays are aligned with each other (v_done holds the items'
+  -- positions), in no particular order.
   with items as (
     select u.pos, u.output, tk.ctid as task_ctid, tk.status,
       case
@@ -72,7 +72,7 @@ begin
   )
   select i.reasons, i.statuses, d.*
   into v_reasons, v_statuses, v_done, v_done_run_ids, v_done_step_slugs, v_done_outputs,
-       v_done_flow_slugs, v_done_msg_ids
+       v_archive_flow_slugs, v_archive_msg_ids
   from (
     select array_agg(k.reason order by k.pos) as reasons, array_agg(k.status order by k.pos) as statuses
     from items as k
@@ -111,20 +111,20 @@ begin
   -- MUTATE 2: messages of completed tasks, and of late reports for a step no longer started
   -- (skipped, failed), go to the archive: one pgmq.archive per flow (a batch usually has one).
   if 'step_not_started' = any(v_reasons) then
-    select v_done_flow_slugs || array_agg(t.flow_slug), v_done_msg_ids || array_agg(t.message_id)
-    into v_done_flow_slugs, v_done_msg_ids
+    select v_archive_flow_slugs || array_agg(t.flow_slug), v_archive_msg_ids || array_agg(t.message_id)
+    into v_archive_flow_slugs, v_archive_msg_ids
     from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes)
       with ordinality as u (run_id, step_slug, task_index, pos)
     join pgflow.step_tasks as t
       on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
     where v_reasons[u.pos] = 'step_not_started';
   end if;
-  if v_done_flow_slugs[1] = all(v_done_flow_slugs) then
-    perform pgmq.archive(v_done_flow_slugs[1], array_remove(v_done_msg_ids, null));
-  elsif v_done_flow_slugs is not null then
+  if v_archive_flow_slugs[1] = all(v_archive_flow_slugs) then
+    perform pgmq.archive(v_archive_flow_slugs[1], array_remove(v_archive_msg_ids, null));
+  elsif v_archive_flow_slugs is not null then
     for v_flow in
       select m.flow_slug, array_agg(distinct m.msg_id) as msg_ids
-      from unnest(v_done_flow_slugs, v_done_msg_ids) as m (flow_slug, msg_id)
+      from unnest(v_archive_flow_slugs, v_archive_msg_ids) as m (flow_slug, msg_id)
       where m.msg_id is not null
       group by m.flow_slug
     loop

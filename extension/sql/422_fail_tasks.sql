@@ -28,7 +28,7 @@ begin
     return;
   end if;
 
-  -- LOCK: runs, then step_states, then step_tasks, each in key order.
+  -- LOCK: runs in key order, then each step_state with its tasks, in key order.
   perform pgflow._lock_task_reports(fail_tasks.run_ids, fail_tasks.step_slugs, fail_tasks.task_indexes);
 
   -- MUTATE: report by report, in array order (each decides its own retry and backoff).
@@ -62,8 +62,8 @@ $$;
 comment on function pgflow.fail_tasks(uuid[], text[], int[], text[], int[]) is
 'Batch form of fail_task: report i says that the handler of task (run_ids[i],
 step_slugs[i], task_indexes[i]) failed with error_messages[i], on attempt attempts[i] (the
-attempts_count of the claim; attempts NULL or an element NULL: no fence). Locks runs,
-then step_states, then step_tasks, each in key order, then applies the reports one by one
+attempts_count of the claim; attempts NULL or an element NULL: no fence). Locks runs in
+key order, then each step_state with its step_tasks, in key order, then applies the reports one by one
 in array order (_fail_task), as fail_task would. Returns one row per report, in array
 order: run_id, step_slug, task_index, status (after the call; NULL for an unknown task),
 outcome and reason: retried (queued again with backoff), failed (exhausted: when_exhausted
