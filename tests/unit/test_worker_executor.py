@@ -48,6 +48,29 @@ COMPLETED = ("completed", "completed", None, None)
 RETRIED = ("queued", "retried", None, None)
 
 
+#: The one-report statements, and the batch statement each stands for.
+ONE_REPORT = {
+    queries.COMPLETE_TASKS_ONE_REPORT: queries.COMPLETE_TASKS,
+    queries.FAIL_TASKS_ONE_REPORT: queries.FAIL_TASKS,
+}
+#: Parameter of a one-report statement -> the batch statement's array parameter.
+ONE_REPORT_PARAMS = {
+    "run_id": "run_ids",
+    "step_slug": "step_slugs",
+    "task_index": "task_indexes",
+    "payload": "payloads",
+    "attempt": "attempts",
+}
+
+
+def as_batch_call(query: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A one-report call as the batch call it stands for (arrays of one), else unchanged."""
+    if query not in ONE_REPORT:
+        return query, params
+    assert set(params) == set(ONE_REPORT_PARAMS)
+    return ONE_REPORT[query], {ONE_REPORT_PARAMS[k]: [v] for k, v in params.items()}
+
+
 class FakeConnection:
     def __init__(self, pool: FakePool) -> None:
         self._pool = pool
@@ -55,7 +78,8 @@ class FakeConnection:
     async def execute(self, query: str, params: dict[str, Any] | None = None) -> FakeCursor:
         if self._pool.failures:
             raise self._pool.failures.pop(0)
-        params = dict(params or {})
+        # Recorded in the batch form, whichever of the two forms was sent.
+        query, params = as_batch_call(query, dict(params or {}))
         self._pool.sent.append((query, params))
         if query == queries.FAIL_TASKS:
             answer = RETRIED
@@ -67,8 +91,8 @@ class FakeConnection:
 
 
 class FakePool:
-    """Records every statement; raises the queued ``failures`` first; answers each
-    complete_tasks item with the queued ``answers``, then with COMPLETED."""
+    """Records every statement (reports in their batch form); raises the queued ``failures``
+    first; answers each complete_tasks item with the queued ``answers``, then COMPLETED."""
 
     def __init__(
         self,
@@ -94,10 +118,11 @@ def only_report(pool: FakePool, index: int = 0) -> tuple[str, dict[str, Any]]:
 def make_executor(pool: FakePool, **kwargs: Any) -> Executor:
     """An Executor reporting through ReportBatchers on the fake pool."""
 
-    def batcher(statement: Any, name: str) -> ReportBatcher:
+    def batcher(statement: Any, one_report_statement: Any, name: str) -> ReportBatcher:
         return ReportBatcher(
             pool,  # type: ignore[arg-type]
             statement=statement,
+            one_report_statement=one_report_statement,
             name=name,
             max_batch=10,
             reconnect_max_seconds=0.01,
@@ -106,8 +131,10 @@ def make_executor(pool: FakePool, **kwargs: Any) -> Executor:
     return Executor(
         flow_inputs=lambda run_id: NoFlowInput(),
         shutdown=threading.Event(),
-        completions=batcher(queries.COMPLETE_TASKS, "complete_tasks"),
-        failures=batcher(queries.FAIL_TASKS, "fail_tasks"),
+        completions=batcher(
+            queries.COMPLETE_TASKS, queries.COMPLETE_TASKS_ONE_REPORT, "complete_tasks"
+        ),
+        failures=batcher(queries.FAIL_TASKS, queries.FAIL_TASKS_ONE_REPORT, "fail_tasks"),
         clock=SuspensionClock(),
         **kwargs,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from typing import Any
 
 import psycopg
@@ -12,6 +13,7 @@ import pytest
 from pgflow.worker import queries
 from pgflow.worker.poller import Slots
 from pgflow.worker.reports import ReportBatcher, ReportResult, TaskReport
+from tests.unit.test_worker_executor import as_batch_call
 
 
 class FakePool:
@@ -21,6 +23,8 @@ class FakePool:
         self, fail_with: BaseException | None = None, refuse_index: int | None = None
     ) -> None:
         self.calls: list[list[int]] = []
+        #: The statement of each call, as sent (``calls``: its task indexes, either form).
+        self.statements: list[str] = []
         self.gate = asyncio.Event()
         self.gate.set()
         self.fail_with = fail_with
@@ -33,6 +37,8 @@ class FakePool:
         yield self
 
     async def execute(self, query: str, params: dict[str, Any]) -> Any:
+        self.statements.append(query)
+        query, params = as_batch_call(query, params)
         self.calls.append(list(params["task_indexes"]))
         await self.gate.wait()
         if self.fail_with is not None:
@@ -52,6 +58,7 @@ def batcher(pool: FakePool, max_batch: int = 100) -> ReportBatcher:
     return ReportBatcher(
         pool,  # type: ignore[arg-type]
         statement=queries.COMPLETE_TASKS,
+        one_report_statement=queries.COMPLETE_TASKS_ONE_REPORT,
         name="complete_tasks",
         max_batch=max_batch,
         reconnect_max_seconds=1,
@@ -83,6 +90,37 @@ def test_completions_arriving_during_a_call_go_together_in_the_next():
     asyncio.run(scenario())
 
 
+def test_a_lone_report_goes_with_scalar_parameters_a_group_with_arrays():
+    async def scenario() -> None:
+        pool = FakePool()
+        pool.gate.clear()
+        b = batcher(pool)
+        first = asyncio.ensure_future(b.report(report(0)))
+        await asyncio.sleep(0)
+        rest = [asyncio.ensure_future(b.report(report(i))) for i in range(1, 3)]
+        pool.gate.set()
+        await asyncio.wait_for(asyncio.gather(first, *rest), 2)
+        assert pool.statements == [queries.COMPLETE_TASKS_ONE_REPORT, queries.COMPLETE_TASKS]
+        assert pool.calls == [[0], [1, 2]]
+
+    asyncio.run(scenario())
+
+
+def test_the_one_report_statement_is_the_batch_statement_for_arrays_of_one():
+    # Same function, same named arguments, same columns: only the parameters are scalars.
+    pairs = [
+        (queries.COMPLETE_TASKS, queries.COMPLETE_TASKS_ONE_REPORT),
+        (queries.FAIL_TASKS, queries.FAIL_TASKS_ONE_REPORT),
+    ]
+    for batch, one in pairs:
+        as_arrays = one
+        for name in ("run_id", "step_slug", "task_index", "payload", "attempt"):
+            as_arrays = as_arrays.replace(f"array[%({name})s::", f"%({name}s)s::")
+        as_arrays = as_arrays.replace("%(task_indexs)s", "%(task_indexes)s")
+        as_arrays = re.sub(r"(%\([a-z_]+\)s::[a-z]+)\]", r"\1[]", as_arrays)
+        assert as_arrays == batch
+
+
 def test_max_batch_splits_calls():
     async def scenario() -> None:
         pool = FakePool()
@@ -93,6 +131,23 @@ def test_max_batch_splits_calls():
         pool.gate.set()
         await asyncio.wait_for(asyncio.gather(*waiters), 2)
         assert pool.calls == [[0, 1], [2, 3], [4]]
+
+    asyncio.run(scenario())
+
+
+def test_max_batch_one_sends_each_report_in_its_own_call_at_once():
+    # --complete-batch-size 1: no report waits for another's call; each one asks the pool
+    # for a connection itself, so a read asking after them waits its turn behind them.
+    async def scenario() -> None:
+        pool = FakePool()
+        pool.gate.clear()
+        b = batcher(pool, max_batch=1)
+        waiters = [asyncio.ensure_future(b.report(report(i))) for i in range(4)]
+        await asyncio.sleep(0)
+        assert pool.calls == [[0], [1], [2], [3]]  # all four on their way, none finished
+        pool.gate.set()
+        assert await asyncio.wait_for(asyncio.gather(*waiters), 2) == [COMPLETED] * 4
+        assert (b.calls, b.reports) == (4, 4)
 
     asyncio.run(scenario())
 
@@ -168,6 +223,7 @@ def test_batcher_rejects_non_positive_sizes():
         ReportBatcher(
             FakePool(),  # type: ignore[arg-type]
             statement=queries.COMPLETE_TASKS,
+            one_report_statement=queries.COMPLETE_TASKS_ONE_REPORT,
             name="complete_tasks",
             max_batch=0,
             reconnect_max_seconds=1,

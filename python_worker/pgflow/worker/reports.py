@@ -4,9 +4,12 @@ Every outcome of a task goes to the database the same way: the executor hands a
 :class:`TaskReport` to a :class:`ReportBatcher` and gets back a :class:`ReportResult`, the row
 the SQL function returned for it (the task's status, and the outcome and reason of the
 report). Reports that arrive while a call is on its way wait for it to return and then go
-together in the next call (at most ``max_batch`` per call, at most ``max_in_flight`` calls at
-once). Nothing waits for a timer: an idle worker reports a lone task at once, a busy one
-commits many per transaction (group commit). ``max_batch=1`` sends one report per call.
+together in the next call (at most ``max_batch`` per call, one call at a time). Nothing
+waits for a timer: an idle worker reports a lone task at once, a busy one commits many per
+transaction (group commit). ``max_batch=1`` sends each report in its own call, at once, as
+many at a time as the pool has connections (one transaction per task, as upstream workers
+do); those calls wait for a connection in the pool's first-come order, so a read that
+follows them waits until they are sent, and claims its tasks in batches as before.
 
 Every report carries the attempt it is about (the ``attempts_count`` of the claim): when a
 newer attempt holds the task (the worker was frozen past the stall threshold and the task
@@ -89,9 +92,11 @@ class ReportBatcher:
             parameters ``run_ids``, ``step_slugs``, ``task_indexes``, ``payloads``,
             ``attempts`` and returns one row per item, in order, with the columns of
             :class:`ReportResult`.
+        one_report_statement: the same call for a lone report, with the scalar parameters
+            ``run_id``, ``step_slug``, ``task_index``, ``payload``, ``attempt``
+            (``queries.COMPLETE_TASKS_ONE_REPORT`` or ``queries.FAIL_TASKS_ONE_REPORT``).
         name: the SQL function's name, for logs.
-        max_batch: most reports per call.
-        max_in_flight: most calls at once (each holds one pool connection).
+        max_batch: most reports per call (1: each report in its own call, at once).
         reconnect_max_seconds: backoff cap while the database is unreachable.
     """
 
@@ -100,25 +105,24 @@ class ReportBatcher:
         pool: AsyncConnectionPool,
         *,
         statement: LiteralString,
+        one_report_statement: LiteralString,
         name: str,
         max_batch: int,
-        max_in_flight: int = 1,
         reconnect_max_seconds: float,
     ) -> None:
-        if max_batch < 1 or max_in_flight < 1:
-            raise ValueError("max_batch and max_in_flight must be positive")
+        if max_batch < 1:
+            raise ValueError("max_batch must be positive")
         self._pool = pool
         self._statement = statement
+        self._one_report_statement = one_report_statement
         self._name = name
         self._max_batch = max_batch
-        self._max_in_flight = max_in_flight
         self._reconnect_max_seconds = reconnect_max_seconds
         self._queue: deque[_Pending] = deque()
-        #: Sender tasks running; counted in the coroutine itself (not in a done callback,
-        #: which runs later) so that an item queued just after a sender saw an empty queue
-        #: always gets a new sender.
-        self._active = 0
-        self._senders: set[asyncio.Task[None]] = set()
+        #: The sender task, while one runs. Set and cleared in the coroutine itself (not in
+        #: a done callback, which runs later) so that an item queued just after the sender
+        #: saw an empty queue always gets a new sender.
+        self._sender: asyncio.Task[None] | None = None
         #: Calls made and reports sent (for tests, logs and benchmarks).
         self.calls = 0
         self.reports = 0
@@ -133,13 +137,13 @@ class ReportBatcher:
             psycopg.Error: the server refused this report's statement (other than by
                 losing the connection, which is retried).
         """
+        if self._max_batch == 1:  # nothing is shared: the caller's own call
+            (result,) = await self._send([report])
+            return result
         done: asyncio.Future[ReportResult] = asyncio.get_running_loop().create_future()
         self._queue.append(_Pending(report, done))
-        if self._active < self._max_in_flight:
-            self._active += 1
-            sender = asyncio.create_task(self._send_all(), name=self._name)
-            self._senders.add(sender)  # a strong reference until it ends
-            sender.add_done_callback(self._senders.discard)
+        if self._sender is None:
+            self._sender = asyncio.create_task(self._send_all(), name=self._name)
         # Shielded: a cancelled waiter (shutdown abandon) must not cancel the shared call.
         return await asyncio.shield(done)
 
@@ -147,7 +151,7 @@ class ReportBatcher:
         try:
             await self._drain()
         finally:
-            self._active -= 1  # no await between the empty-queue check and this line
+            self._sender = None  # no await between the empty-queue check and this line
 
     async def _drain(self) -> None:
         while self._queue:
@@ -181,20 +185,33 @@ class ReportBatcher:
                 item.done.set_result(result)
 
     async def _send(self, batch: list[TaskReport]) -> list[ReportResult]:
-        params = {
-            "run_ids": [r.run_id for r in batch],
-            "step_slugs": [r.step_slug for r in batch],
-            "task_indexes": [r.task_index for r in batch],
-            "payloads": [r.payload for r in batch],
-            "attempts": [r.attempt for r in batch],
-        }
+        statement = self._statement
+        params: dict[str, Any]
+        if len(batch) == 1:
+            (one,) = batch
+            statement = self._one_report_statement
+            params = {
+                "run_id": one.run_id,
+                "step_slug": one.step_slug,
+                "task_index": one.task_index,
+                "payload": one.payload,
+                "attempt": one.attempt,
+            }
+        else:
+            params = {
+                "run_ids": [r.run_id for r in batch],
+                "step_slugs": [r.step_slug for r in batch],
+                "task_indexes": [r.task_index for r in batch],
+                "payloads": [r.payload for r in batch],
+                "attempts": [r.attempt for r in batch],
+            }
 
         async def read(cur: Any) -> list[Any]:
             return list(await cur.fetchall())
 
         rows = await send_report(
             self._pool,
-            self._statement,
+            statement,
             params,
             read,
             reconnect_max_seconds=self._reconnect_max_seconds,

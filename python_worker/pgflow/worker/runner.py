@@ -199,15 +199,6 @@ class Worker:
 
     # ------------------------------------------------------------ running
 
-    def _reports_in_flight(self) -> int:
-        """Return how many report calls may be on their way at once.
-
-        One while reports are grouped (those arriving meanwhile make the next group); as
-        many as the pool holds when each call carries one report (``--complete-batch-size
-        1``, one transaction per task as upstream workers do).
-        """
-        return 1 if self.config.complete_batch_size > 1 else self.config.max_connections
-
     def _start_background(self, loop: asyncio.AbstractEventLoop) -> list[asyncio.Task[None]]:
         self._slots = Slots(self.config.max_concurrency)
         self._inputs = RunInputCache(
@@ -221,17 +212,17 @@ class Worker:
             completions=ReportBatcher(
                 self._pool,
                 statement=queries.COMPLETE_TASKS,
+                one_report_statement=queries.COMPLETE_TASKS_ONE_REPORT,
                 name="complete_tasks",
                 max_batch=self.config.complete_batch_size,
-                max_in_flight=self._reports_in_flight(),
                 reconnect_max_seconds=self.config.reconnect_max_seconds,
             ),
             failures=ReportBatcher(
                 self._pool,
                 statement=queries.FAIL_TASKS,
+                one_report_statement=queries.FAIL_TASKS_ONE_REPORT,
                 name="fail_tasks",
                 max_batch=self.config.complete_batch_size,
-                max_in_flight=self._reports_in_flight(),
                 reconnect_max_seconds=self.config.reconnect_max_seconds,
             ),
             clock=self._clock,
