@@ -52,13 +52,6 @@ begin
                        start_flow.flow_slug, jsonb_typeof(start_flow.input)),
       hint = format('Root map step %L maps over the run input, which must be a JSON array.', v_root_map);
   end if;
-  if start_flow.run_id is not null
-     and exists (select 1 from pgflow.runs as r where r.run_id = start_flow.run_id) then
-    raise exception using
-      errcode = 'unique_violation',
-      message = format('Run %s already exists', start_flow.run_id);
-  end if;
-
   -- MUTATE: the run and one step state per step. (The array length is computed apart:
   -- inside the CASE below the planner could fold it for a non-array input and raise.)
   if jsonb_typeof(start_flow.input) = 'array' then
@@ -72,11 +65,14 @@ begin
     or (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
     or v_realtime;
 
-  -- The run and its step states in one statement.
+  -- The run and its step states in one statement. A run_id that exists, or that a
+  -- concurrent start is inserting (this insert waits for it to commit or roll back),
+  -- inserts nothing, and then no step state either.
   with new_run as (
     insert into pgflow.runs (run_id, flow_slug, input, remaining_steps)
     values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, start_flow.input,
             v_steps_count)
+    on conflict on constraint runs_pkey do nothing
     returning *
   ),
   new_states as (
@@ -105,6 +101,11 @@ begin
     ) as st
   )
   select nr.* into v_run from new_run as nr;
+  if v_run.run_id is null then
+    raise exception using
+      errcode = 'unique_violation',
+      message = format('Run %s already exists', start_flow.run_id);
+  end if;
 
   if v_realtime then
     perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
@@ -152,6 +153,8 @@ run_id: optional caller-chosen uuid (random when NULL). Raises, writing nothing:
 foreign_key_violation for an unknown flow; not_null_violation for a NULL input;
 program_limit_exceeded when input is larger than pgflow.max_payload_bytes (default 16 MiB,
 measured with pg_column_size; upstream has no limit); invalid_parameter_value when a root
-map gets a non-array input (or the size setting is invalid); unique_violation when run_id
-already exists. Broadcasts run:started when realtime.send exists.
+map gets a non-array input (or the size setting is invalid); unique_violation "Run <id>
+already exists" when run_id exists, also when concurrent calls pass the same run_id (one
+creates the run, every other waits for it to commit and then raises this error; upstream
+raises the violation of runs_pkey). Broadcasts run:started when realtime.send exists.
 As upstream pgflow 0.14.1 start_flow, stricter where noted.';

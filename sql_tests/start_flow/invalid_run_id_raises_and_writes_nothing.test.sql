@@ -1,5 +1,5 @@
 begin;
-select plan(6);
+select plan(7);
 select pgflow_tests.reset_db();
 
 -- SETUP
@@ -24,8 +24,8 @@ select throws_ok(
   $$select * from pgflow.start_flow('sequential', '{"n": 2}'::jsonb,
       '00000000-0000-0000-0000-0000000000bb'::uuid)$$,
   '23505',
-  null,
-  'a second run with the same run_id raises a unique violation'
+  'Run 00000000-0000-0000-0000-0000000000bb already exists',
+  'a second run with the same run_id raises a unique violation that names the run'
 );
 select is(
   (select input from pgflow.runs where run_id = '00000000-0000-0000-0000-0000000000bb'),
@@ -36,6 +36,11 @@ select is(
   (select count(*)::int from pgflow.step_tasks),
   1,
   'no extra task is created by the rejected call'
+);
+select is(
+  (select count(*)::int from pgflow.step_states),
+  (select count(*)::int from pgflow.steps where flow_slug = 'sequential'),
+  'no extra step state is created by the rejected call'
 );
 
 select * from finish();
