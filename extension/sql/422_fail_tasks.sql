@@ -31,9 +31,11 @@ begin
   -- LOCK: runs in key order, then each step_state with its tasks, in key order.
   perform pgflow._lock_task_reports(fail_tasks.run_ids, fail_tasks.step_slugs, fail_tasks.task_indexes);
 
-  -- MUTATE: report by report, in array order (each decides its own retry and backoff).
+  -- MUTATE: report by report, in array order (each decides its own retry and backoff),
+  -- each storing a bounded error text.
   for v_item in
-    select u.pos, u.run_id, u.step_slug, u.task_index, u.error_message, u.attempt
+    select u.pos, u.run_id, u.step_slug, u.task_index,
+           pgflow._bounded_error_text(u.error_message) as error_message, u.attempt
     from unnest(fail_tasks.run_ids, fail_tasks.step_slugs, fail_tasks.task_indexes,
                 fail_tasks.error_messages, fail_tasks.attempts)
       with ordinality as u (run_id, step_slug, task_index, error_message, attempt, pos)
@@ -64,7 +66,8 @@ comment on function pgflow.fail_tasks(uuid[], text[], int[], text[], int[]) is
 step_slugs[i], task_indexes[i]) failed with error_messages[i], on attempt attempts[i] (the
 attempts_count of the claim; attempts NULL or an element NULL: no fence). Locks runs in
 key order, then each step_state with its step_tasks, in key order, then applies the reports one by one
-in array order (_fail_task), as fail_task would. Returns one row per report, in array
+in array order (_fail_task), as fail_task would. An error message over 16384 characters
+is stored as its head and tail (_bounded_error_text). Returns one row per report, in array
 order: run_id, step_slug, task_index, status (after the call; NULL for an unknown task),
 outcome and reason: retried (queued again with backoff), failed (exhausted: when_exhausted
 decided; run_failed: the run had failed, the started task is closed), ignored, writing

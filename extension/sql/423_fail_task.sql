@@ -25,7 +25,8 @@ $$;
 
 comment on function pgflow.fail_task(uuid, text, int, text, int) is
 'Records that the handler of task (run_id, step_slug, task_index) failed with error_message
-and returns the step_tasks row as it is after the call. fail_tasks of one report (which
+(stored whole up to 16384 characters, else its first and last 8192 around a line saying
+how many were cut) and returns the step_tasks row as it is after the call. fail_tasks of one report (which
 see). Locks run, then step_state, then step_task. While attempts_count (incremented by
 start_tasks, so the first try counts) is below max_attempts (step, else flow) the task is
 queued again and its message hidden for calculate_retry_delay(base_delay, attempts_count)
