@@ -50,6 +50,7 @@ begin
   alter function pgflow.fail_task(uuid, text, int, text, int) security definer;
   alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[]) security definer;
   alter function pgflow.ensure_flow_compiled(text, jsonb, boolean) security definer;
+  alter function pgflow.sync_flow_options(text, jsonb) security definer;
   alter function pgflow.register_worker(uuid, text, text) security definer;
   alter function pgflow.worker_heartbeat(uuid) security definer;
   alter function pgflow.deprecate_worker(uuid) security definer;
@@ -92,6 +93,7 @@ begin
     grant execute on function
       pgflow.version(),
       pgflow.ensure_flow_compiled(text, jsonb, boolean),
+      pgflow.sync_flow_options(text, jsonb),
       pgflow.track_worker_function(text),
       pgflow.register_worker(uuid, text, text),
       pgflow.sync_flow_schedule(text, text, jsonb),
@@ -140,7 +142,7 @@ group roles pgflow_worker and pgflow_client when absent (without CREATEROLE: a N
 role, and that role gets nothing); then grants each existing role exactly its privileges.
 pgflow_worker: USAGE on the schema, SELECT on installed_versions, flows, steps, deps, runs,
 step_states, step_tasks and permanently_stalled_tasks, EXECUTE on version,
-ensure_flow_compiled, track_worker_function, register_worker, sync_flow_schedule,
+ensure_flow_compiled, sync_flow_options, track_worker_function, register_worker, sync_flow_schedule,
 enable_flow_notify, read_tasks, read_and_start_tasks, start_tasks, complete_task,
 complete_tasks, fail_task, fail_tasks, worker_heartbeat,
 recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker and mark_worker_stopped.

@@ -28,6 +28,7 @@ select is(
     'start_flow(text,jsonb,uuid)',
     'start_flow_with_states(text,jsonb,uuid)',
     'start_tasks(text,bigint[],uuid)',
+    'sync_flow_options(text,jsonb)',
     'sync_flow_schedule(text,text,jsonb)',
     'track_worker_function(text)',
     'unschedule_flow(text,text)',

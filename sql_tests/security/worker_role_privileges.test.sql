@@ -18,6 +18,7 @@ select is(pgflow_tests.executable_by('pgflow_worker'), array[
     'register_worker(uuid,text,text)',
     'requeue_stalled_tasks()',
     'start_tasks(text,bigint[],uuid)',
+    'sync_flow_options(text,jsonb)',
     'sync_flow_schedule(text,text,jsonb)',
     'track_worker_function(text)',
     'version()',

@@ -1,6 +1,6 @@
 """Worker lifecycle: registration, SIGTERM drain, abandon after the grace, deprecation,
-shape mismatch, startup without a database. (The worker's own requeue_stalled_tasks calls:
-tests/integration/test_requeue_stalled_tasks.py.)
+shape mismatch, option changes applied at start, startup without a database. (The worker's
+own requeue_stalled_tasks calls: tests/integration/test_requeue_stalled_tasks.py.)
 """
 
 from __future__ import annotations
@@ -128,6 +128,38 @@ def test_shape_mismatch_exits_1_printing_the_differences(pgflow_conn, start_work
     assert pgflow_conn.execute("select count(*) from pgflow.runs").fetchone() == (0,)
     run_id = start_flow(pgflow_conn, "chain", {})
     assert wait_run(pgflow_conn, run_id)["output"] == {"only": "v2"}
+
+
+def test_changed_options_are_applied_at_start_and_logged_runs_kept(pgflow_conn, start_worker):
+    first = start_worker("control:tuned")
+    first.wait_running()
+    first.signal(signal.SIGTERM)
+    assert first.wait() == 0
+    run_id = start_flow(pgflow_conn, "tuned", {})  # queued while no worker runs
+
+    second = start_worker("control:tuned_v2")
+    second.wait_running()
+    assert second.has_log("flow verified")
+    changes = {
+        (e["step_slug"], e["option"], e["from"], e["to"])
+        for e in second.logs()
+        if e.get("msg") == "flow option changed"
+    }
+    assert changes == {
+        (None, "max_attempts", 2, 5),
+        (None, "base_delay", 5, 1),
+        ("work", "timeout", 10, None),
+        ("work", "start_delay", None, 1),
+    }
+    flow = pgflow_conn.execute(
+        "select opt_max_attempts, opt_base_delay, opt_timeout from pgflow.flows "
+        "where flow_slug = 'tuned'"
+    ).fetchone()
+    step = pgflow_conn.execute(
+        "select opt_timeout, opt_start_delay from pgflow.steps where flow_slug = 'tuned'"
+    ).fetchone()
+    assert (flow, step) == ((5, 1, 60), (None, 1))
+    assert wait_run(pgflow_conn, run_id)["output"] == {"work": {"v": 2}}  # the run is kept
 
 
 def test_startup_retries_while_the_database_is_unreachable(start_worker):

@@ -21,6 +21,7 @@ SCHEMA_VERSION: Final[LiteralString] = "select pgflow.version() as version"
 WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
     "pgflow.version()",
     "pgflow.ensure_flow_compiled(text,jsonb,boolean)",
+    "pgflow.sync_flow_options(text,jsonb)",
     "pgflow.track_worker_function(text)",
     "pgflow.register_worker(uuid,text,text)",
     "pgflow.sync_flow_schedule(text,text,jsonb)",
@@ -66,6 +67,13 @@ TRACK_WORKER_FUNCTION: Final[LiteralString] = (
 ENSURE_FLOW_COMPILED: Final[LiteralString] = (
     "select pgflow.ensure_flow_compiled(flow_slug => %(flow_slug)s, "
     "shape => %(shape)s::jsonb, allow_data_loss => %(allow_data_loss)s) as result"
+)
+
+#: Make the stored flow's options (retries, delays, timeouts) those of its shape, in place;
+#: returns the changes [{"step_slug", "option", "from", "to"}, ...].
+SYNC_FLOW_OPTIONS: Final[LiteralString] = (
+    "select pgflow.sync_flow_options(flow_slug => %(flow_slug)s, shape => %(shape)s::jsonb) "
+    "as changes"
 )
 
 #: Make the flow's default pg_cron schedule match its definition (returns the action taken).

@@ -186,6 +186,7 @@ class Worker:
             await startup.track_worker_function(conn, self.config.function_name)
             for flow in self.flows:
                 await startup.compile_flow(conn, flow, self.config.allow_data_loss)
+                await startup.sync_options(conn, flow)
                 await startup.sync_schedule(conn, flow)
             for flow in self.flows:
                 if flow.slug not in self._registered:

@@ -115,6 +115,39 @@ async def compile_flow(conn: Connection, flow: Flow, allow_data_loss: bool) -> s
     return status
 
 
+async def sync_options(conn: Connection, flow: Flow) -> list[dict[str, Any]]:
+    """Make the stored flow's options those of the definition, and log each change.
+
+    Runs after :func:`compile_flow` (the structure then matches): changing only
+    ``max_attempts``, ``base_delay``, ``timeout`` or ``start_delay`` of the flow or a step
+    takes effect at the next worker start, runs in flight included (their later retries,
+    delays and timeouts use the new values). An option removed from the code goes back to
+    its default (the flow's: 3 attempts, 5 s, 60 s; a step's: the flow's).
+
+    Returns:
+        The changes, as ``pgflow.sync_flow_options`` lists them.
+
+    Raises:
+        WorkerStartupError: the SQL refused an option value.
+    """
+    try:
+        cur = await conn.execute(
+            queries.SYNC_FLOW_OPTIONS,
+            {"flow_slug": flow.slug, "shape": json.dumps(flow.shape())},
+        )
+    except RETRYABLE_DB_ERRORS:
+        raise
+    except psycopg.Error as exc:
+        raise WorkerStartupError(
+            f"options of flow {flow.slug!r} could not be applied: {error_text(exc)}"
+        ) from exc
+    row = await cur.fetchone()
+    changes: list[dict[str, Any]] = list(row[0]) if row and row[0] else []
+    for change in changes:  # step_slug None: the flow's own option
+        logger.info("flow option changed", extra=fields(flow_slug=flow.slug, **change))
+    return changes
+
+
 async def sync_schedule(conn: Connection, flow: Flow) -> None:
     """Make the flow's default pg_cron schedule match its ``cron=`` / ``cron_input=``.
 

@@ -67,3 +67,20 @@ chain_v2 = Flow("chain")
 @chain_v2.step()
 def only(input):
     return "v2"
+
+
+# ---------------------------------------------------------------- same shape, other options
+tuned = Flow("tuned", max_attempts=2)
+
+
+@tuned.step(timeout=10)
+def work(input):
+    return {"v": 1}
+
+
+tuned_v2 = Flow("tuned", max_attempts=5, base_delay=1)
+
+
+@tuned_v2.step(slug="work", start_delay=1)
+def work_v2(input):
+    return {"v": 2}
