@@ -64,6 +64,7 @@ begin
 
   if not exists (select 1 from pgmq.meta as m where m.queue_name = create_flow.flow_slug) then
     perform pgmq.create(create_flow.flow_slug);
+    perform pgflow._grant_queue_to_upstream_worker(create_flow.flow_slug);
   end if;
 
   return v_flow;

@@ -65,7 +65,7 @@ begin
 
   -- 4. The group roles, when absent and this role may create them. Roles are cluster-wide:
   --    other databases of the cluster share them.
-  foreach v_role in array array['pgflow_worker', 'pgflow_client'] loop
+  foreach v_role in array array['pgflow_worker', 'pgflow_client', 'pgflow_upstream_worker'] loop
     if pg_catalog.to_regrole(v_role) is null then
       begin
         execute format('create role %I nologin', v_role);
@@ -130,6 +130,11 @@ begin
     v_granted := v_granted || 'pgflow_client'::text;
   end if;
 
+  if pg_catalog.to_regrole('pgflow_upstream_worker') is not null then
+    perform pgflow._grant_upstream_worker();
+    v_granted := v_granted || 'pgflow_upstream_worker'::text;
+  end if;
+
   return v_granted;
 end;
 $$;
@@ -138,7 +143,7 @@ comment on function pgflow.setup_security() is
 'Applies pgflow''s privilege model to schema pgflow; idempotent. Pins search_path =
 pg_catalog, pg_temp on every function; makes the worker- and client-facing functions that
 write SECURITY DEFINER; revokes everything in the schema from PUBLIC; creates the NOLOGIN
-group roles pgflow_worker and pgflow_client when absent (without CREATEROLE: a NOTICE per
+group roles pgflow_worker, pgflow_client and pgflow_upstream_worker when absent (without CREATEROLE: a NOTICE per
 role, and that role gets nothing); then grants each existing role exactly its privileges.
 pgflow_worker: USAGE on the schema, SELECT on installed_versions, flows, steps, deps, runs,
 step_states, step_tasks and permanently_stalled_tasks, EXECUTE on version,
@@ -147,7 +152,8 @@ enable_flow_notify, read_tasks, read_and_start_tasks, start_tasks, complete_task
 complete_tasks, fail_task, fail_tasks, worker_heartbeat,
 recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker and mark_worker_stopped.
 pgflow_client: the same USAGE and SELECT, EXECUTE on version, start_flow,
-start_flow_with_states and get_run_with_states. Returns the roles that got their grants.
+start_flow_with_states and get_run_with_states. pgflow_upstream_worker: what an upstream
+pgflow worker needs (_grant_upstream_worker). Returns the roles that got their grants.
 Run by the install and upgrade scripts; run it again (as the schema owner) after creating
 a missing role. Executable by the owner only. pgflow-py extension.';
 

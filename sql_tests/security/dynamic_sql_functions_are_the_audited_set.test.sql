@@ -14,6 +14,9 @@ select plan(1);
 --   unschedule_flow                   fixed text; job name passed with USING
 --   setup_security                    regprocedure text of catalog rows (quoted by the cast),
 --                                     role names from a constant list through %I
+--   _grant_queue_to_upstream_worker   queue table: pgmq.format_table_name(flow_slug) + %I, of
+--                                     a queue that exists; role name fixed
+--   _grant_upstream_worker            no dynamic SQL: matched by GRANT EXECUTE ON FUNCTION
 -- A new EXECUTE needs the same review, then an entry here.
 select is(
   array(select pgflow_tests.signature(p.oid) from pg_proc as p
@@ -21,6 +24,8 @@ select is(
         order by 1),
   array[
     '_broadcast(uuid,text,jsonb)',
+    '_grant_queue_to_upstream_worker(text)',
+    '_grant_upstream_worker()',
     'prune_data_older_than(interval)',
     'schedule_flow(text,text,jsonb,text)',
     'set_vt_batch(text,bigint[],integer[])',

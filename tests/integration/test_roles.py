@@ -10,15 +10,13 @@ login roles with unique names and drops them afterwards.
 from __future__ import annotations
 
 import signal
-import uuid
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import psycopg
 import pytest
 from click.testing import CliRunner
-from psycopg import errors, sql
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg import errors
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 
 from pgflow import Client
@@ -35,37 +33,6 @@ SHAPE = {
     ],
     "options": {"maxAttempts": 2, "baseDelay": 0},
 }
-
-LoginRole = Callable[..., str]
-
-
-@pytest.fixture
-def login_role(pgflow_dsn: str, pg_admin_dsn: str) -> Iterator[LoginRole]:
-    """Factory: ``login_role("pgflow_worker")`` creates a LOGIN role that is a member of
-    the given group roles (none: a plain role) and returns a DSN of the test database
-    connecting as it."""
-    created: list[str] = []
-
-    def make(*groups: str) -> str:
-        name = f"pgflow_test_{uuid.uuid4().hex[:12]}"
-        statement = sql.SQL("create role {} login").format(sql.Identifier(name))
-        if groups:
-            statement += sql.SQL(" in role {}").format(
-                sql.SQL(", ").join(sql.Identifier(g) for g in groups)
-            )
-        with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
-            conn.execute(statement)
-        created.append(name)
-        return make_conninfo(pgflow_dsn, user=name)
-
-    yield make
-    with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
-        for name in created:
-            conn.execute(
-                "select pg_terminate_backend(pid) from pg_stat_activity where usename = %s",
-                (name,),
-            )
-            conn.execute(sql.SQL("drop role if exists {}").format(sql.Identifier(name)))
 
 
 def connect(dsn: str) -> psycopg.Connection[Any]:

@@ -33,7 +33,7 @@ METHODS: tuple[Method, ...] = ("auto", "extension", "sql")
 _INSTALL_LOCK_KEY = 0x7067666C6F77
 
 #: The group roles the install creates and grants (extension/sql/900_setup_security.sql).
-ROLES = ("pgflow_worker", "pgflow_client")
+ROLES = ("pgflow_worker", "pgflow_client", "pgflow_upstream_worker")
 _MISSING_ROLES = (
     "select array(select r from unnest(%s::text[]) as r where pg_catalog.to_regrole(r) is null)"
 )
@@ -54,10 +54,11 @@ class InstallReport:
             ``CREATE EXTENSION``) or ``"sql"`` (bundled script run as plain SQL).
         pgflow: the same, for the pgflow schema.
         pgflow_version: the pgflow schema version installed afterwards.
-        missing_roles: the group roles ``pgflow_worker`` / ``pgflow_client`` that do not
-            exist (the installing role could not create them): until an administrator
-            creates them and the owner runs ``select pgflow.setup_security()``, only the
-            owner can use pgflow (README "Security").
+        missing_roles: the group roles (``pgflow_worker``, ``pgflow_client``,
+            ``pgflow_upstream_worker``) that do not exist (the installing role could not
+            create them): until an administrator creates them and the owner runs
+            ``select pgflow.setup_security()``, only the owner can use pgflow (README
+            "Security").
     """
 
     pgmq: Action
