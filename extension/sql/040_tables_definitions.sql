@@ -35,9 +35,9 @@ create table pgflow.steps (
   when_exhausted text not null default 'fail',
   constraint steps_pkey primary key (flow_slug, step_slug),
   constraint steps_flow_slug_step_index_key unique (flow_slug, step_index),
-  constraint slug_is_valid check (pgflow.is_valid_slug(step_slug)),
-  constraint step_type_is_valid check (step_type in ('single', 'map')),
-  constraint deps_count_nonnegative check (deps_count >= 0),
+  constraint steps_step_slug_check check (pgflow.is_valid_slug(step_slug)),
+  constraint steps_step_type_check check (step_type in ('single', 'map')),
+  constraint steps_deps_count_check check (deps_count >= 0),
   constraint opt_max_attempts_is_nonnegative check (opt_max_attempts is null or opt_max_attempts >= 0),
   constraint opt_base_delay_is_nonnegative check (opt_base_delay is null or opt_base_delay >= 0),
   constraint opt_timeout_is_positive check (opt_timeout is null or opt_timeout > 0),
@@ -65,11 +65,11 @@ create table pgflow.deps (
   step_slug text not null,
   created_at timestamptz not null default now(),
   constraint deps_pkey primary key (flow_slug, dep_slug, step_slug),
-  constraint deps_dep_fkey foreign key (flow_slug, dep_slug)
+  constraint deps_flow_slug_dep_slug_fkey foreign key (flow_slug, dep_slug)
     references pgflow.steps (flow_slug, step_slug),
-  constraint deps_step_fkey foreign key (flow_slug, step_slug)
+  constraint deps_flow_slug_step_slug_fkey foreign key (flow_slug, step_slug)
     references pgflow.steps (flow_slug, step_slug),
-  constraint deps_not_self check (dep_slug <> step_slug)
+  constraint deps_check check (dep_slug <> step_slug)
 );
 
 comment on table pgflow.deps is

@@ -47,7 +47,7 @@ create table pgflow.runs (
   completed_at timestamptz,
   failed_at timestamptz,
   constraint status_is_valid check (status in ('started', 'failed', 'completed')),
-  constraint remaining_steps_valid check (remaining_steps >= 0),
+  constraint runs_remaining_steps_check check (remaining_steps >= 0),
   constraint completed_at_or_failed_at check (not (completed_at is not null and failed_at is not null)),
   constraint completed_at_is_after_started_at check (completed_at is null or completed_at >= started_at),
   constraint failed_at_is_after_started_at check (failed_at is null or failed_at >= started_at)
@@ -80,7 +80,7 @@ create table pgflow.step_states (
   skip_reason text,
   skipped_at timestamptz,
   constraint step_states_pkey primary key (run_id, step_slug),
-  constraint step_states_step_fkey foreign key (flow_slug, step_slug)
+  constraint step_states_flow_slug_step_slug_fkey foreign key (flow_slug, step_slug)
     references pgflow.steps (flow_slug, step_slug),
   constraint status_is_valid check (status in ('created', 'started', 'completed', 'failed', 'skipped')),
   constraint status_and_remaining_tasks_match check (status <> 'completed' or remaining_tasks = 0),
@@ -88,13 +88,13 @@ create table pgflow.step_states (
     remaining_tasks is null or status not in ('created', 'skipped')
   ),
   constraint initial_tasks_known_when_started check (status <> 'started' or initial_tasks is not null),
-  constraint output_only_for_completed check (output is null or status = 'completed'),
+  constraint output_only_for_completed_or_null check (output is null or status = 'completed'),
   constraint skip_reason_matches_status check ((status = 'skipped') = (skip_reason is not null)),
-  constraint completed_at_or_failed_at check (
+  constraint completed_at_or_failed_at_or_skipped_at check (
     (completed_at is not null)::int + (failed_at is not null)::int + (skipped_at is not null)::int <= 1
   ),
-  constraint remaining_deps_valid check (remaining_deps >= 0),
-  constraint initial_tasks_nonnegative check (initial_tasks is null or initial_tasks >= 0),
+  constraint step_states_remaining_deps_check check (remaining_deps >= 0),
+  constraint step_states_initial_tasks_check check (initial_tasks is null or initial_tasks >= 0),
   constraint started_at_is_after_created_at check (started_at is null or started_at >= created_at),
   constraint completed_at_is_after_started_at check (completed_at is null or completed_at >= started_at),
   constraint failed_at_is_after_started_at check (failed_at is null or failed_at >= started_at),
@@ -136,12 +136,12 @@ create table pgflow.step_tasks (
   last_requeued_at timestamptz,
   permanently_stalled_at timestamptz,
   constraint step_tasks_pkey primary key (run_id, step_slug, task_index),
-  constraint step_tasks_step_state_fkey foreign key (run_id, step_slug)
+  constraint step_tasks_run_id_step_slug_fkey foreign key (run_id, step_slug)
     references pgflow.step_states (run_id, step_slug),
   constraint valid_status check (status in ('queued', 'started', 'completed', 'failed')),
   constraint output_valid_only_for_completed check (output is null or status in ('completed', 'failed')),
   constraint attempts_count_nonnegative check (attempts_count >= 0),
-  constraint requeued_count_nonnegative check (requeued_count >= 0),
+  constraint pgflow_py_requeued_count_nonnegative check (requeued_count >= 0),
   constraint completed_at_or_failed_at check (not (completed_at is not null and failed_at is not null)),
   constraint completed_at_is_after_queued_at check (completed_at is null or completed_at >= queued_at),
   constraint failed_at_is_after_queued_at check (failed_at is null or failed_at >= queued_at),

@@ -39,14 +39,14 @@ begin
   if not pgflow.is_valid_slug(add_step.step_slug) then
     raise exception using
       errcode = 'check_violation',
-      constraint = 'slug_is_valid',
+      constraint = 'steps_step_slug_check',
       message = format('Invalid step slug %L in flow %L', add_step.step_slug, add_step.flow_slug),
       hint = 'A slug has 1 to 128 characters matching ^[a-zA-Z_][a-zA-Z0-9_]*$ and is not "run".';
   end if;
   if v_type not in ('single', 'map') then
     raise exception using
       errcode = 'check_violation',
-      constraint = 'step_type_is_valid',
+      constraint = 'steps_step_type_check',
       message = format('Invalid step_type %L for step %L (expected single or map)', v_type, add_step.step_slug);
   end if;
   if array_position(v_deps, null) is not null then
@@ -69,7 +69,7 @@ begin
   if add_step.step_slug = any(v_deps) then
     raise exception using
       errcode = 'check_violation',
-      constraint = 'deps_not_self',
+      constraint = 'deps_check',
       message = format('Step %L cannot depend on itself', add_step.step_slug);
   end if;
   select x into v_missing

@@ -54,3 +54,25 @@ failing (pgflow.fail_task) or completing the task.';
 -- (new arguments) and _skip_steps; _fail_run_by_condition is folded into _fail_step.
 drop function pgflow._fail_step(pgflow.step_states, text);
 drop function pgflow._fail_run_by_condition(uuid, text, boolean);
+
+-- Changed (#11): constraints of upstream's tables carry upstream's names (our one extra
+-- check says it is ours).
+alter table pgflow.steps rename constraint slug_is_valid to steps_step_slug_check;
+alter table pgflow.steps rename constraint step_type_is_valid to steps_step_type_check;
+alter table pgflow.steps rename constraint deps_count_nonnegative to steps_deps_count_check;
+alter table pgflow.deps rename constraint deps_dep_fkey to deps_flow_slug_dep_slug_fkey;
+alter table pgflow.deps rename constraint deps_step_fkey to deps_flow_slug_step_slug_fkey;
+alter table pgflow.deps rename constraint deps_not_self to deps_check;
+alter table pgflow.runs rename constraint remaining_steps_valid to runs_remaining_steps_check;
+alter table pgflow.step_states
+  rename constraint step_states_step_fkey to step_states_flow_slug_step_slug_fkey;
+alter table pgflow.step_states
+  rename constraint output_only_for_completed to output_only_for_completed_or_null;
+alter table pgflow.step_states
+  rename constraint completed_at_or_failed_at to completed_at_or_failed_at_or_skipped_at;
+alter table pgflow.step_states rename constraint remaining_deps_valid to step_states_remaining_deps_check;
+alter table pgflow.step_states rename constraint initial_tasks_nonnegative to step_states_initial_tasks_check;
+alter table pgflow.step_tasks
+  rename constraint step_tasks_step_state_fkey to step_tasks_run_id_step_slug_fkey;
+alter table pgflow.step_tasks
+  rename constraint requeued_count_nonnegative to pgflow_py_requeued_count_nonnegative;
