@@ -7,6 +7,6 @@ or ``--dsn``) against a raw-pgmq ceiling measured in the same run, and writes
 Modules: :mod:`bench.run` (CLI and orchestration), :mod:`bench.cluster` (server, template
 and per-workload databases), :mod:`bench.flows` (the no-op flows), :mod:`bench.procs`
 (``pgflow-worker`` subprocesses), :mod:`bench.ceiling` (raw pgmq), :mod:`bench.workloads`
-(W1-W3, start throughput, P), :mod:`bench.latency` (L1), :mod:`bench.history` (S1),
+(W1-W4, start throughput, P), :mod:`bench.latency` (L1), :mod:`bench.history` (S1),
 :mod:`bench.peers` (Procrastinate, DBOS), :mod:`bench.report` (JSON, markdown, PNG).
 """

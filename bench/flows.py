@@ -53,6 +53,25 @@ async def reduce(input: Any) -> dict[str, int]:
     return {"count": len(input["item"])}
 
 
+# ------------------------------------------------------------- W4: root map, dependent map, reduce
+w4 = Flow("bench_w4")
+
+
+@w4.map(slug="item")
+async def w4_item(value: Any) -> Any:
+    return value
+
+
+@w4.map(array="item", slug="again")
+async def w4_again(value: Any) -> Any:
+    return value
+
+
+@w4.step(depends_on=["again"], slug="reduce")
+async def w4_reduce(input: Any) -> dict[str, int]:
+    return {"count": len(input["again"])}
+
+
 # ---------------------------------------------------------------- P: a root map, never run
 p = Flow("bench_p")
 
@@ -73,4 +92,4 @@ async def stamp(input: Any) -> dict[str, float]:
 
 
 #: Every bench flow, compiled into the template database.
-ALL = [w1, w2, w3, p, l1]
+ALL = [w1, w2, w3, w4, p, l1]

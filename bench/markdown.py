@@ -14,7 +14,7 @@ L1_LABELS = {
 }
 
 METHOD = """\
-- W1–W3 drain runs started beforehand (set-based, one transaction, tables analyzed); the
+- W1–W4 drain runs started beforehand (set-based, one transaction, tables analyzed); the
   drain time runs on the database clock from the first task claimed to the last run
   completed, so the workers' interpreter start-up is excluded (it is in results.json as
   `startup_s`, with `wall_s` from spawning the workers). Throughput = completed tasks /
@@ -35,7 +35,10 @@ METHOD = """\
   (runs, step_states, step_tasks, pgmq archive; 2% failed), then vacuumed and analyzed.
 - P: one `start_flow` call with a 100,000-element array input, timed from the client.
 - W3 pace: map-task completions per second in the last quarter of the map / in the first
-  quarter (target chosen here: >= 0.8, i.e. no slowdown beyond noise)."""
+  quarter (target chosen here: >= 0.8, i.e. no slowdown beyond noise).
+- W4: one run of a root map over 10,000 items, a map over its output, then a reduce. W4
+  pace is W3's measure for the dependent map (from when it started): its claims read each
+  task's element, so a claim must cost the same whatever the array's size (>= 0.8)."""
 
 
 def _detail(m: Measurement) -> str:

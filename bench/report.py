@@ -134,6 +134,7 @@ def evaluate_targets(results: Results) -> list[TargetResult]:
         out.append(_vs_ceiling(results, key, ceiling_n, threshold, f"{nproc} processes"))
     out.append(_vs_peer(results, "W1", "peer.procrastinate.W1", 5.0, "Procrastinate"))
     out.append(_absolute(results, "W3.pace", 0.8, ">=", "x (last quarter / first quarter)"))
+    out.append(_absolute(results, "W4.pace", 0.8, ">=", "x (last quarter / first quarter)"))
     out.append(_vs_ceiling(results, "START", "ceiling.b.p1", 0.50, "1 client"))
     out.append(_absolute(results, "L1.notify.p50", 10.0, "<=", " ms"))
     for call in ("start_flow", "complete_task"):

@@ -6,7 +6,7 @@ Usage::
                         [--processes 2] [--concurrency 50] [--batch-size 50]
                         [--merge] [--out DIR]
 
-Workloads (``--only``, comma-separated): ceiling, W1, W2, W3, START, L1, S1, P, peers
+Workloads (``--only``, comma-separated): ceiling, W1, W2, W3, W4, START, L1, S1, P, peers
 (default: all but peers; ``make bench-peers`` runs ``--only peers --merge``). ``--quick``
 uses tiny sizes and one repeat and writes to .pgflow-bench/quick/ unless ``--out`` is
 given, so the committed results stay untouched.
@@ -30,7 +30,7 @@ from bench.procs import WorkerSettings
 from bench.report import Results
 from bench.stats import Measurement
 
-ALL_WORKLOADS = ("ceiling", "W1", "W2", "W3", "START", "L1", "S1", "P", "peers")
+ALL_WORKLOADS = ("ceiling", "W1", "W2", "W3", "W4", "START", "L1", "S1", "P", "peers")
 DEFAULT_WORKLOADS = ALL_WORKLOADS[:-1]
 DEFAULT_OUT = ROOT / "bench" / "results"
 QUICK_OUT = BENCH_HOME / "quick"
@@ -54,6 +54,7 @@ class Sizes:
     w1_runs: int = 5_000
     w2_runs: int = 1_000
     w3_items: int = 10_000
+    w4_items: int = 10_000
     start_calls: int = 3_000
     l1_rate: float = 20.0
     l1_seconds: float = 8.0
@@ -71,6 +72,7 @@ QUICK = Sizes(
     w1_runs=200,
     w2_runs=50,
     w3_items=300,
+    w4_items=300,
     start_calls=200,
     l1_seconds=2.0,
     s1_history=20_000,
@@ -180,6 +182,23 @@ class Bench:
         self.repeated("W3", f"W3 map over {self.sizes.w3_items:,} items + reduce", "tasks/s", once)
         self.results.add(
             Measurement("W3.pace", "W3 map pace, last quarter / first quarter", "x", paces)
+        )
+
+    def w4(self) -> None:
+        """W4: a root map, a dependent map over its output, a reduce; the dependent map's pace."""
+        paces: list[float] = []
+
+        def once() -> dict[str, Any]:
+            outcome = workloads.w4(self.server, self.settings, self.sizes.w4_items, self.profile)
+            paces.append(outcome.pop("last_quarter_over_first"))
+            return outcome
+
+        label = f"W4 map over {self.sizes.w4_items:,} items, map over its output, reduce"
+        self.repeated("W4", label, "tasks/s", once)
+        self.results.add(
+            Measurement(
+                "W4.pace", "W4 dependent map pace, last quarter / first quarter", "x", paces
+            )
         )
 
     def start(self) -> None:
@@ -297,7 +316,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--profile",
         action="store_true",
-        help="W1-W3: record time per SQL function (track_functions; slows the engine a little)",
+        help="W1-W4: record time per SQL function (track_functions; slows the engine a little)",
     )
     return parser.parse_args(argv)
 

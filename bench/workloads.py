@@ -1,4 +1,4 @@
-"""W1-W3 (draining runs already started), start_flow throughput, and P (a 100,000-item root map).
+"""W1-W4 (draining runs already started), start_flow throughput, and P (a 100,000-item root map).
 
 Drain workloads: the runs are started first (set-based, in one transaction), the tables
 analyzed (as autovacuum would have), then the worker processes are spawned. The drain
@@ -116,6 +116,8 @@ def drain(
         extra: dict[str, Any] = {}
         if flow_slug == "bench_w3":
             extra = map_pace(conn, flow_slug, "item", first)
+        elif flow_slug == "bench_w4":  # the dependent map: each claim reads its element
+            extra = map_pace(conn, flow_slug, "again", dependent_map_start(conn, flow_slug))
         worker_commits = dbstats.commits(conn) - commits_before - polls - 3
         extra["commits_per_task"] = round(worker_commits / completed, 2)
         if profile:
@@ -151,6 +153,17 @@ def map_pace(
         "rate_by_tenth": [round(r, 1) for r in tenths],
         "last_quarter_over_first": round(rate(n - quarter, n) / rate(0, quarter), 3),
     }
+
+
+def dependent_map_start(conn: psycopg.Connection[Any], flow_slug: str) -> float:
+    """When the dependent map ``again`` of the flow's run started (epoch seconds)."""
+    row = conn.execute(
+        "select extract(epoch from min(started_at))::float8 from pgflow.step_states "
+        "where flow_slug = %(flow)s and step_slug = 'again'",
+        {"flow": flow_slug},
+    ).fetchone()
+    assert row is not None and row[0] is not None
+    return float(row[0])
 
 
 def _attr(flow_slug: str) -> str:
@@ -217,3 +230,11 @@ def root_map_start(server: BenchServer, items: int) -> dict[str, Any]:
     if tasks != items or queued != items:
         raise RuntimeError(f"P: {tasks} tasks and {queued} messages for {items} items")
     return {"rate": seconds, "items": items, "tasks_per_s": round(items / seconds, 1)}
+
+
+def w4(
+    server: BenchServer, settings: WorkerSettings, items: int, profile: bool = False
+) -> dict[str, Any]:
+    """W4: one run of a root map over ``items`` items, a map over its output, then a reduce."""
+    fill = fill_runs("bench_w4", 1, list(range(items)))
+    return drain(server, settings, "bench_w4", fill, "w4", 2 * items + 1, profile)

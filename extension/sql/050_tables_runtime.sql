@@ -169,3 +169,24 @@ create index idx_step_tasks_flow_run_step on pgflow.step_tasks (flow_slug, run_i
 create index idx_step_tasks_started_at on pgflow.step_tasks (started_at) where status = 'started';
 create index idx_step_tasks_queued_msg on pgflow.step_tasks (message_id) where status = 'queued';
 create index idx_step_tasks_last_worker on pgflow.step_tasks (last_worker_id) where status = 'started';
+
+-- pgflow-py: the inputs of map tasks, written once when their step starts, in chunks of about
+-- 16 kB, so that a claim reads one small value instead of detoasting the whole array (run
+-- input or parent output).
+create table pgflow.map_task_inputs (
+  run_id uuid not null,
+  step_slug text not null,
+  first_index int not null,
+  inputs jsonb not null,
+  constraint map_task_inputs_pkey primary key (run_id, step_slug, first_index)
+);
+
+comment on table pgflow.map_task_inputs is
+'pgflow-py extension: the inputs of the tasks of a map step (the elements of the run input
+for a root map, of the parent step''s output for a dependent map), cut into chunks of
+consecutive elements of about 16 kB: inputs holds the inputs of tasks first_index,
+first_index + 1, ... (an element over 16 kB has a chunk of its own). Written by
+_queue_step_tasks when the step starts, read by start_tasks / read_and_start_tasks (one
+index probe and one small value per task), so a claim costs the same whatever the
+array''s size. Deleted with its run (prune_data_older_than, delete_flow_and_data). A map
+task without a chunk here (queued before 0.2.0) gets its element from the array as before.';

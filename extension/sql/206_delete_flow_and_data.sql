@@ -19,6 +19,9 @@ begin
     from pgflow.schedules as sc where sc.flow_slug = p_flow_slug;
   end if;
   delete from pgflow.schedules as sc where sc.flow_slug = p_flow_slug;
+  delete from pgflow.map_task_inputs as mi
+  using pgflow.runs as r
+  where mi.run_id = r.run_id and r.flow_slug = p_flow_slug;
   delete from pgflow.step_tasks as t where t.flow_slug = p_flow_slug;
   delete from pgflow.step_states as ss where ss.flow_slug = p_flow_slug;
   delete from pgflow.runs as r where r.flow_slug = p_flow_slug;
@@ -30,6 +33,6 @@ $$;
 
 comment on function pgflow.delete_flow_and_data(text) is
 'Deletes flow p_flow_slug with everything it owns: its pgmq queue and archive (a NOTICE,
-not an error, when the queue is absent), its schedules and their pg_cron jobs, task rows, step states, runs, dependencies, steps
+not an error, when the queue is absent), its schedules and their pg_cron jobs, task rows and map task inputs, step states, runs, dependencies, steps
 and the flow row. Irreversible; meant for development and recompilation.
 As upstream pgflow 0.14.1.';

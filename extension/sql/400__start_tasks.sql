@@ -84,13 +84,22 @@ begin
     c.run_id,
     c.step_slug,
     case
-      when s.step_type = 'map' and s.deps_count = 0 then r.input -> c.task_index
-      when s.step_type = 'map' then (
-        select ps.output -> c.task_index
-        from pgflow.deps as d
-        join pgflow.step_states as ps on ps.run_id = c.run_id and ps.step_slug = d.dep_slug
-        where d.flow_slug = s.flow_slug and d.step_slug = s.step_slug
-      )
+      -- a map task's element was stored when its step started, in the chunk that starts
+      -- at or before its index (map_task_inputs); tasks queued before 0.2.0 have none and
+      -- read it from the array
+      when s.step_type = 'map' then coalesce(
+        (select mi.inputs -> (c.task_index - mi.first_index)
+         from pgflow.map_task_inputs as mi
+         where mi.run_id = c.run_id and mi.step_slug = c.step_slug and mi.first_index <= c.task_index
+         order by mi.first_index desc
+         limit 1),
+        case when s.deps_count = 0 then r.input -> c.task_index
+        else (
+          select ps.output -> c.task_index
+          from pgflow.deps as d
+          join pgflow.step_states as ps on ps.run_id = c.run_id and ps.step_slug = d.dep_slug
+          where d.flow_slug = s.flow_slug and d.step_slug = s.step_slug
+        ) end)
       when s.deps_count = 0 then '{}'::jsonb
       else pgflow._dependency_outputs(c.run_id, s.flow_slug, s.step_slug)
     end,

@@ -33,6 +33,9 @@ begin
   end loop;
 
   -- Finished runs before the cutoff, children first (idx_runs_ended_at finds them).
+  delete from pgflow.map_task_inputs as mi
+  using pgflow.runs as r
+  where mi.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
   delete from pgflow.step_tasks as t
   using pgflow.runs as r
   where t.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
@@ -47,7 +50,7 @@ $$;
 comment on function pgflow.prune_data_older_than(interval) is
 'Deletes history older than retention_interval (cutoff = now() - retention_interval):
 workers whose last heartbeat is older; runs completed or failed before the cutoff with all
-their step_tasks and step_states (and their messages still in the queue); archived
+their step_tasks, map_task_inputs and step_states (and their messages still in the queue); archived
 messages (pgmq.a_<flow>) archived before the cutoff. Runs still started are never
 touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
 this function as copy-paste documentation; pgflow-py installs it.';

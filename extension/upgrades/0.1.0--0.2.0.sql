@@ -76,3 +76,23 @@ alter table pgflow.step_tasks
   rename constraint step_tasks_step_state_fkey to step_tasks_run_id_step_slug_fkey;
 alter table pgflow.step_tasks
   rename constraint requeued_count_nonnegative to pgflow_py_requeued_count_nonnegative;
+
+-- Added (#11): map task inputs, extension/sql/050_tables_runtime.sql (tasks queued before
+-- the upgrade read their element from the array, as before).
+create table pgflow.map_task_inputs (
+  run_id uuid not null,
+  step_slug text not null,
+  first_index int not null,
+  inputs jsonb not null,
+  constraint map_task_inputs_pkey primary key (run_id, step_slug, first_index)
+);
+
+comment on table pgflow.map_task_inputs is
+'pgflow-py extension: the inputs of the tasks of a map step (the elements of the run input
+for a root map, of the parent step''s output for a dependent map), cut into chunks of
+consecutive elements of about 16 kB: inputs holds the inputs of tasks first_index,
+first_index + 1, ... (an element over 16 kB has a chunk of its own). Written by
+_queue_step_tasks when the step starts, read by start_tasks / read_and_start_tasks (one
+index probe and one small value per task), so a claim costs the same whatever the
+array''s size. Deleted with its run (prune_data_older_than, delete_flow_and_data). A map
+task without a chunk here (queued before 0.2.0) gets its element from the array as before.';

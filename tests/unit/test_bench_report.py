@@ -25,6 +25,7 @@ def sample_results() -> Results:
         )
     )
     add(Measurement("W3.pace", "W3 map pace", "x", [0.95, 0.97, 1.01]))
+    add(Measurement("W4.pace", "W4 dependent map pace", "x", [0.62, 0.7, 0.75]))
     add(
         Measurement(
             "L1.notify.p50",
@@ -64,6 +65,7 @@ def test_target_line_states_median_spread_ratio_and_verdict():
 def test_targets_are_met_not_met_or_not_measured():
     by_name = {t.name: t for t in evaluate_targets(sample_results())}
     assert by_name["W3.pace"].met is True
+    assert by_name["W4.pace"].met is False  # a map that slows down as it goes
     assert by_name["L1.notify.p50"].met is False
     assert by_name["S1 start_flow"].met is True
     assert by_name["S1 start_flow"].ratio == pytest.approx(0.93 / 0.82)
