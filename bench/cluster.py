@@ -70,6 +70,8 @@ class BenchServer:
             dsn = dev.up(echo=lambda line: echo(f"  {line}"))
         self.base_dsn = dsn
         self.superuser = False
+        #: synchronous_commit of the databases made from now on (None: the server's).
+        self.synchronous_commit: str | None = None
 
     def dsn(self, dbname: str) -> str:
         """Return the DSN of database ``dbname`` on the bench server."""
@@ -135,6 +137,12 @@ class BenchServer:
                 conn.execute(
                     sql.SQL("create database {} template {}").format(
                         sql.Identifier(name), sql.Identifier(template)
+                    )
+                )
+            if self.synchronous_commit is not None:  # every session of the database gets it
+                conn.execute(
+                    sql.SQL("alter database {} set synchronous_commit = {}").format(
+                        sql.Identifier(name), sql.Literal(self.synchronous_commit)
                     )
                 )
 

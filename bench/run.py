@@ -32,6 +32,10 @@ from bench.stats import Measurement
 
 ALL_WORKLOADS = ("ceiling", "W1", "W2", "W3", "W4", "START", "L1", "S1", "P", "peers")
 DEFAULT_WORKLOADS = ALL_WORKLOADS[:-1]
+#: The headline runs with PostgreSQL's default synchronous_commit = on; these workloads are
+#: measured again with synchronous_commit = off (keys suffixed ".sc_off").
+SC_OFF_WORKLOADS = ("ceiling", "W1", "W2", "W3", "W4", "START")
+SC_OFF_VARIANT = (".sc_off", ", synchronous_commit off")
 DEFAULT_OUT = ROOT / "bench" / "results"
 QUICK_OUT = BENCH_HOME / "quick"
 #: L1 modes: key, LISTEN on, pgmq NOTIFY throttle (None: the worker default, 20 ms).
@@ -104,6 +108,15 @@ class Bench:
         self.repeat = repeat
         self.results = results
         self.profile = profile
+        #: Appended to every key and label: "" for the headline setting, else e.g.
+        #: (".sc_off", ", synchronous_commit off").
+        self.variant: tuple[str, str] = ("", "")
+
+    def add(self, m: Measurement) -> Measurement:
+        """Record a measurement under the current variant's key and label."""
+        suffix, label = self.variant
+        m.key, m.label = m.key + suffix, m.label + label
+        return self.results.add(m)
 
     def repeated(
         self,
@@ -122,8 +135,8 @@ class Bench:
             m.details.update(outcome)
             if self.repeat > 1:
                 m.details.setdefault("per_repeat", []).append(outcome)
-            echo(f"    {label} #{n + 1}: {report.fmt(m.values[-1], unit)}")
-        return self.results.add(m)
+            echo(f"    {label}{self.variant[1]} #{n + 1}: {report.fmt(m.values[-1], unit)}")
+        return self.add(m)
 
     # ------------------------------------------------------------ workloads
 
@@ -144,61 +157,74 @@ class Bench:
                 ),
             )
 
-    def w1(self) -> None:
-        """W1: runs of a one-step flow (and again at the worker's default settings)."""
-        self.repeated(
-            "W1",
-            "W1 one-step runs",
-            "tasks/s",
-            lambda: workloads.w1(self.server, self.settings, self.sizes.w1_runs, self.profile),
-        )
+    def drain(self, key: str, label: str, run: Callable[[WorkerSettings], dict[str, Any]]) -> None:
+        """A drain workload with the configured workers, then again at the worker's defaults.
+
+        ``run(settings)`` drains once and returns its outcome; a map's pace is kept for the
+        configured workers only (``<key>.pace``).
+        """
+        paces: list[float] = []
+
+        def configured() -> dict[str, Any]:
+            outcome = run(self.settings)
+            if "last_quarter_over_first" in outcome:
+                paces.append(outcome.pop("last_quarter_over_first"))
+            return outcome
+
+        def at_defaults() -> dict[str, Any]:
+            outcome = run(defaults)
+            outcome.pop("last_quarter_over_first", None)
+            return outcome
+
+        self.repeated(key, label, "tasks/s", configured)
+        if paces:
+            pace_label = (
+                f"{key} {'dependent ' if key == 'W4' else ''}map pace, last quarter / first quarter"
+            )
+            self.add(Measurement(f"{key}.pace", pace_label, "x", paces))
         defaults = replace(self.settings, max_concurrency=10, batch_size=10)
         if defaults != self.settings:
             self.repeated(
-                "W1.defaults",
-                "W1 one-step runs, worker defaults (--max-concurrency 10 --batch-size 10)",
+                f"{key}.defaults",
+                f"{label}, worker defaults (--max-concurrency 10 --batch-size 10)",
                 "tasks/s",
-                lambda: workloads.w1(self.server, defaults, self.sizes.w1_runs, self.profile),
+                at_defaults,
             )
 
+    def w1(self) -> None:
+        """W1: runs of a one-step flow (and again at the worker's default settings)."""
+        runs = self.sizes.w1_runs
+        self.drain(
+            "W1",
+            "W1 one-step runs",
+            lambda st: workloads.w1(self.server, st, runs, self.profile),
+        )
+
     def w2(self) -> None:
-        """W2: runs of a 3-step chain."""
-        self.repeated(
+        """W2: runs of a 3-step chain (and at the worker's defaults)."""
+        runs = self.sizes.w2_runs
+        self.drain(
             "W2",
             "W2 3-step chains",
-            "tasks/s",
-            lambda: workloads.w2(self.server, self.settings, self.sizes.w2_runs, self.profile),
+            lambda st: workloads.w2(self.server, st, runs, self.profile),
         )
 
     def w3(self) -> None:
-        """W3: one run of a root map + reduce, and the map's pace."""
-        paces: list[float] = []
-
-        def once() -> dict[str, Any]:
-            outcome = workloads.w3(self.server, self.settings, self.sizes.w3_items, self.profile)
-            paces.append(outcome.pop("last_quarter_over_first"))
-            return outcome
-
-        self.repeated("W3", f"W3 map over {self.sizes.w3_items:,} items + reduce", "tasks/s", once)
-        self.results.add(
-            Measurement("W3.pace", "W3 map pace, last quarter / first quarter", "x", paces)
+        """W3: one run of a root map + reduce, its pace (and at the worker's defaults)."""
+        items = self.sizes.w3_items
+        self.drain(
+            "W3",
+            f"W3 map over {items:,} items + reduce",
+            lambda st: workloads.w3(self.server, st, items, self.profile),
         )
 
     def w4(self) -> None:
-        """W4: a root map, a dependent map over its output, a reduce; the dependent map's pace."""
-        paces: list[float] = []
-
-        def once() -> dict[str, Any]:
-            outcome = workloads.w4(self.server, self.settings, self.sizes.w4_items, self.profile)
-            paces.append(outcome.pop("last_quarter_over_first"))
-            return outcome
-
-        label = f"W4 map over {self.sizes.w4_items:,} items, map over its output, reduce"
-        self.repeated("W4", label, "tasks/s", once)
-        self.results.add(
-            Measurement(
-                "W4.pace", "W4 dependent map pace, last quarter / first quarter", "x", paces
-            )
+        """W4: a root map, a map over its output, a reduce; the dependent map's pace."""
+        items = self.sizes.w4_items
+        self.drain(
+            "W4",
+            f"W4 map over {items:,} items, map over its output, reduce",
+            lambda st: workloads.w4(self.server, st, items, self.profile),
         )
 
     def start(self) -> None:
@@ -241,7 +267,7 @@ class Bench:
                         "samples": [o["samples"] for o in outcomes],
                     },
                 )
-                self.results.add(m)
+                self.add(m)
                 echo(f"    {m.label}: {report.describe(m)}")
 
     def s1(self) -> None:
@@ -266,7 +292,7 @@ class Bench:
                         **({"fill": outcome["fill"]} if runs else {}),
                     },
                 )
-                self.results.add(m)
+                self.add(m)
                 echo(f"    {m.label}: {report.describe(m)}")
 
     def peers(self) -> None:
@@ -285,6 +311,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--dsn", help="server to use instead of the embedded cluster")
     parser.add_argument("--only", help=f"comma-separated subset of {','.join(ALL_WORKLOADS)}")
+    parser.add_argument(
+        "--synchronous-commit",
+        choices=("both", "on", "off"),
+        default="both",
+        help="on: PostgreSQL's default (the headline); off: the drains and ceilings only, keys "
+        "suffixed .sc_off; both (default): on, then off",
+    )
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for development")
     parser.add_argument("--repeat", type=int, help="repeats per workload (3; quick: 1)")
     parser.add_argument(
@@ -319,6 +352,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="W1-W4: record time per SQL function (track_functions; slows the engine a little)",
     )
     return parser.parse_args(argv)
+
+
+def run_workload(bench: Bench, workload: str, commit: str, results: Results) -> None:
+    """Run one workload under one synchronous_commit setting; record its error, if any."""
+    t0 = time.monotonic()
+    name = workload if commit == "on" else f"{workload}{SC_OFF_VARIANT[0]}"
+    echo(f"  {workload} (synchronous_commit {commit})")
+    try:
+        getattr(bench, workload.lower())()
+        results.errors.pop(name, None)
+    except Exception as exc:  # one failed workload must not lose the others
+        traceback.print_exc()
+        results.errors[name] = f"{type(exc).__name__}: {exc}"
+    echo(f"  {workload} done in {time.monotonic() - t0:.1f} s")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -358,16 +405,15 @@ def main(argv: list[str] | None = None) -> int:
         server.prepare_template(flows.ALL)
         environment = server.describe()
         bench = Bench(server, settings, sizes, repeat, results, args.profile)
-        for workload in selected:
-            t0 = time.monotonic()
-            echo(f"  {workload}")
-            try:
-                getattr(bench, workload.lower())()
-                results.errors.pop(workload, None)
-            except Exception as exc:  # one failed workload must not lose the others
-                traceback.print_exc()
-                results.errors[workload] = f"{type(exc).__name__}: {exc}"
-            echo(f"  {workload} done in {time.monotonic() - t0:.1f} s")
+        for commit in (
+            ("on", "off") if args.synchronous_commit == "both" else (args.synchronous_commit,)
+        ):
+            server.synchronous_commit = commit
+            bench.variant = ("", "") if commit == "on" else SC_OFF_VARIANT
+            for workload in selected:
+                if commit == "off" and workload not in SC_OFF_WORKLOADS:
+                    continue
+                run_workload(bench, workload, commit, results)
     finally:
         server.close()
     command = "python -m bench.run" + (" " + " ".join(sys.argv[1:]) if argv is None else "")
@@ -383,6 +429,7 @@ def main(argv: list[str] | None = None) -> int:
             "environment": environment,
             "config": {
                 **asdict(settings),
+                "synchronous_commit": args.synchronous_commit,
                 "repeat": repeat,
                 "quick": args.quick,
                 "sizes": asdict(sizes),
