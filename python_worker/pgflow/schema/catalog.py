@@ -248,6 +248,9 @@ def environment_plan(
         "version": None,
         "install_method": None,
         "extension_version": probe["pgflow_extension"],
+        # upstream pgflow installed it (its migrations): its tables, no version of ours
+        "upstream": probe["pgflow.flows"]["exists"]
+        and not probe["pgflow.installed_versions"]["exists"],
     }
     if probe["pgflow_version_function"] and probe["pgflow.installed_versions"]["readable"]:
         pgflow["version"] = (yield "select pgflow.version()", ())[0][0]

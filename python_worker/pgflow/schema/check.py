@@ -40,6 +40,7 @@ from pgflow.schema.catalog import (
 )
 from pgflow.schema.diff import compare_contract
 from pgflow.schema.report import Finding, Findings, SchemaReport, plural
+from pgflow.schema.upstream import adoption_hint
 
 __all__ = [
     "Finding",
@@ -179,6 +180,8 @@ def evaluate(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> SchemaRep
 def _contract_hint(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> str:
     """How to fix a contract difference: migrate an older schema, else restore the object."""
     wanted, installed = manifest["pgflow_version"], facts["pgflow"]["version"]
+    if installed is None and facts["pgflow"].get("upstream"):
+        return "added or replaced by `pgflow install`, which adopts the upstream schema"
     if installed and installed != wanted:
         if _version_key(installed) < _version_key(wanted):
             return f"expected after `pgflow migrate` from {installed} to {wanted}"
@@ -196,6 +199,14 @@ def _check_pgflow(out: Findings, pgflow: Mapping[str, Any], manifest: Mapping[st
             "pgflow_not_installed",
             f"schema {SCHEMA} does not exist",
             hint="run `pgflow install`",
+            expected=wanted,
+        )
+    elif pgflow["version"] is None and pgflow.get("upstream"):
+        out.error(
+            "pgflow_upstream",
+            f"schema {SCHEMA} was installed by upstream pgflow (its tables, no pgflow-py "
+            "version); the differences below are what adopting it changes",
+            hint=adoption_hint(),
             expected=wanted,
         )
     elif pgflow["version"] is None:

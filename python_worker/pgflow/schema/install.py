@@ -23,9 +23,10 @@ from psycopg import sql
 
 from pgflow._version import __version__
 from pgflow.errors import ExtensionNotAvailable, InstallError, SchemaVersionMismatch
+from pgflow.schema.upstream import adopt, find_upstream
 
 Method = Literal["auto", "extension", "sql"]
-Action = Literal["present", "extension", "sql"]
+Action = Literal["present", "extension", "sql", "adopted"]
 METHODS: tuple[Method, ...] = ("auto", "extension", "sql")
 
 # Key of the transaction-level advisory lock that serialises concurrent installers
@@ -42,6 +43,7 @@ _DESCRIBE: dict[Action, str] = {
     "present": "already installed",
     "extension": "installed with CREATE EXTENSION",
     "sql": "installed as plain SQL",
+    "adopted": "adopted in place from upstream pgflow 0.14 (flows, runs and tasks kept)",
 }
 
 
@@ -52,7 +54,8 @@ class InstallReport:
     Attributes:
         pgmq: ``"present"`` (found, left alone), ``"extension"`` (created with
             ``CREATE EXTENSION``) or ``"sql"`` (bundled script run as plain SQL).
-        pgflow: the same, for the pgflow schema.
+        pgflow: the same, for the pgflow schema, or ``"adopted"``: an upstream pgflow 0.14
+            schema was turned into this version's in place (:mod:`pgflow.schema.upstream`).
         pgflow_version: the pgflow schema version installed afterwards.
         missing_roles: the group roles (``pgflow_worker``, ``pgflow_client``,
             ``pgflow_upstream_worker``) that do not exist (the installing role could not
@@ -91,7 +94,9 @@ def install(conn_or_dsn: psycopg.Connection | str, method: Method = "auto") -> I
     Runs in one transaction under an advisory lock, so concurrent calls and failures leave
     either everything or nothing installed. If ``conn_or_dsn`` is a connection already
     inside a transaction, the install joins it (as a savepoint) and commits with it.
-    Idempotent: components already present are left alone.
+    Idempotent: components already present are left alone. A schema that upstream pgflow
+    0.14.x installed (its tables, no pgflow-py version) is adopted in place: its flows,
+    runs, tasks, workers and queues are kept and runs in flight go on.
 
     Args:
         conn_or_dsn: a psycopg connection (superuser, for ``CREATE EXTENSION pgmq``), or a
@@ -110,7 +115,8 @@ def install(conn_or_dsn: psycopg.Connection | str, method: Method = "auto") -> I
             the pgmq or pgflow extension (of this package's version).
         SchemaVersionMismatch: pgflow is installed at a version other than this package's.
         InstallError: pgflow would need ``CREATE EXTENSION`` over a plain-SQL pgmq, the
-            packaged SQL is missing, or a statement of the install failed.
+            packaged SQL is missing, the schema is an upstream pgflow older than 0.14, or a
+            statement of the install failed.
         psycopg.OperationalError: the DSN could not be connected to.
     """
     if method not in METHODS:
@@ -156,6 +162,10 @@ def _install_pgflow(conn: psycopg.Connection, method: Method) -> Action:
             f"pgflow {installed} is installed; this package ships {__version__} "
             "(run `pgflow migrate` to upgrade)"
         )
+    found = find_upstream(conn)
+    if found is not None:  # upstream's migrations installed it: adopt it, keep its runs
+        adopt(conn, found)
+        return "adopted"
     choice = _choose(conn, "pgflow", __version__, method)
     if choice == "extension" and not _is_extension(conn, "pgmq"):
         if method == "extension":

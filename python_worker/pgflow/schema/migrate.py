@@ -20,6 +20,7 @@ from psycopg import sql
 
 from pgflow._version import __version__
 from pgflow.errors import InstallError, SchemaVersionMismatch
+from pgflow.schema.upstream import UpstreamSchema, adopt, find_upstream
 
 # Session advisory lock key held while migrating (the bytes of "pgflowM").
 _MIGRATE_LOCK_KEY = 0x7067666C6F774D
@@ -98,6 +99,9 @@ def upgrade_path(from_version: str, to_version: str) -> list[tuple[str, str]]:
 def migrate(conn_or_dsn: psycopg.Connection | str) -> MigrateReport:
     """Upgrade the pgflow schema of one database to this package's version.
 
+    A schema that upstream pgflow 0.14.x installed is adopted in place, as ``pgflow
+    install`` does (:mod:`pgflow.schema.upstream`).
+
     Args:
         conn_or_dsn: an autocommit psycopg connection (superuser or the schema owner), or
             a DSN to open one.
@@ -123,7 +127,13 @@ def _migrate(conn: psycopg.Connection) -> MigrateReport:
     try:
         installed = _installed_version(conn)
         if installed is None:
-            raise InstallError("pgflow is not installed in this database: run `pgflow install`")
+            found = find_upstream(conn)
+            if found is None:
+                raise InstallError("pgflow is not installed in this database: run `pgflow install`")
+            _adopt(conn, found)
+            return MigrateReport(
+                "upstream 0.14", __version__, (("upstream 0.14", __version__),), "sql"
+            )
         method = "extension" if _is_extension(conn) else "sql"
         if _as_tuple(installed) > _as_tuple(__version__):
             raise SchemaVersionMismatch(
@@ -158,6 +168,16 @@ def _apply(conn: psycopg.Connection, method: str, src: str, dst: str) -> None:
                 conn.execute(script.read_text())
     except psycopg.Error as exc:
         raise InstallError(f"upgrade {src} -> {dst} failed and was rolled back: {exc}") from exc
+
+
+def _adopt(conn: psycopg.Connection, found: UpstreamSchema) -> None:
+    try:
+        with conn.transaction():
+            adopt(conn, found)
+    except psycopg.Error as exc:
+        raise InstallError(
+            f"adopting the upstream schema failed and was rolled back: {exc}"
+        ) from exc
 
 
 def _installed_version(conn: psycopg.Connection) -> str | None:

@@ -20,6 +20,7 @@ from psycopg import errors as pg_errors
 
 from pgflow.dsl import Flow
 from pgflow.errors import FlowShapeMismatch, SchemaVersionMismatch, WorkerStartupError
+from pgflow.schema import upstream
 from pgflow.schema.check import check_worker_compatibility_async
 from pgflow.worker import queries
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
@@ -43,6 +44,12 @@ async def check_schema(conn: Connection, flow_slugs: list[str]) -> None:
     try:
         await conn.execute(queries.SCHEMA_VERSION)
     except (pg_errors.UndefinedFunction, pg_errors.InvalidSchemaName) as exc:
+        cur = await conn.execute(upstream.FOUND)
+        row = await cur.fetchone()
+        if row is not None and row[0]:
+            raise WorkerStartupError(
+                f"this database holds upstream pgflow, not pgflow-py: {upstream.adoption_hint()}"
+            ) from exc
         raise WorkerStartupError(
             f"pgflow is not installed in this database: run `pgflow install` ({error_text(exc)})"
         ) from exc

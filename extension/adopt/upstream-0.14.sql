@@ -1,0 +1,29 @@
+-- Adopting an upstream pgflow 0.14.x database, the hand-written part of the packaged
+-- python_worker/pgflow/sql/pgflow-adopt-upstream-0.14.sql. The database holds upstream's
+-- tables (flows, steps, deps, runs, step_states, step_tasks, workers, worker_functions),
+-- its type step_task_record, its functions and its runs, and no pgflow-py version.
+-- extension/build.py puts before this file what upstream lacks, taken from the sources:
+-- the tables of ours (installed_versions with this version's row, schedules,
+-- map_task_inputs), every index (CREATE INDEX IF NOT EXISTS), the views and the comments;
+-- after it, every function of this version (CREATE OR REPLACE) and select
+-- pgflow.setup_security(). So this file holds only what cannot be taken from the sources.
+-- tests/integration/test_adopt_upstream.py proves that an upstream-shaped database adopted
+-- this way has the catalog of a fresh install and keeps every run.
+
+-- complete_task and fail_task take a trailing optional attempt here (compat/UPSTREAM.md,
+-- difference 23): upstream's 4-argument forms go, so that 4-argument calls reach ours.
+drop function if exists pgflow.complete_task(uuid, text, int, jsonb);
+drop function if exists pgflow.fail_task(uuid, text, int, text);
+
+-- Our one extra check on upstream's tables (a negative requeue count was never written).
+do $$
+begin
+  if not exists (
+    select 1 from pg_catalog.pg_constraint
+    where conrelid = 'pgflow.step_tasks'::regclass and conname = 'pgflow_py_requeued_count_nonnegative'
+  ) then
+    alter table pgflow.step_tasks
+      add constraint pgflow_py_requeued_count_nonnegative check (requeued_count >= 0);
+  end if;
+end
+$$;

@@ -1,0 +1,128 @@
+"""Adopting a database that upstream pgflow 0.14 installed: `pgflow install` (and `pgflow
+migrate`) turn it into this package's schema in place, with the catalog of a fresh install,
+every run kept, and runs in flight finishing afterwards; `pgflow check-schema` and the
+worker name it and point to `pgflow install`. The database is upstream-shaped by
+tests/integration/upstream_fixture.py.
+"""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+import pgflow
+from pgflow.errors import InstallError
+from pgflow.schema.check import check_schema
+from pgflow.schema.migrate import migrate
+from tests.integration.catalog import CATALOG_QUERIES, catalog
+from tests.integration.test_upgrade import WORKER, fill_every_status, snapshot
+from tests.integration.upstream_fixture import install_ours, strip_to_upstream
+
+
+def upstream_database(dsn: str) -> str:
+    """An upstream-shaped database with runs, steps and tasks in every status."""
+    install_ours(dsn)
+    fill_every_status(dsn)
+    strip_to_upstream(dsn)
+    return dsn
+
+
+def scalar(dsn: str, query: str) -> object:
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute(query).fetchone()
+    return None if row is None else row[0]
+
+
+def test_install_adopts_it_with_the_catalog_of_a_fresh_install(empty_db):
+    adopted, fresh = upstream_database(empty_db()), empty_db()
+    pgflow.install(fresh, method="sql")
+    assert scalar(adopted, "select to_regclass('pgflow.installed_versions')") is None
+
+    report = pgflow.install(adopted)
+
+    assert (report.pgmq, report.pgflow, report.pgflow_version) == (
+        "present",
+        "adopted",
+        pgflow.__version__,
+    )
+    assert "adopted in place from upstream pgflow 0.14" in str(report)
+    left, right = catalog(adopted), catalog(fresh)
+    for kind in CATALOG_QUERIES:
+        assert left[kind] == right[kind], f"{kind} differ between adopted and fresh install"
+    assert scalar(adopted, "select pgflow.version()") == pgflow.__version__
+    assert pgflow.install(adopted).pgflow == "present"  # a second install changes nothing
+
+
+def test_every_run_is_kept_and_runs_in_flight_finish(empty_db):
+    dsn = upstream_database(empty_db())
+    before = snapshot(dsn)
+
+    pgflow.install(dsn)
+
+    assert snapshot(dsn) == before
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        # the started run of 'mapper' (two map tasks queued by upstream's SQL, so no stored
+        # elements) completes through upstream's 4-argument calls, now ours
+        run_id = conn.execute(
+            "select run_id from pgflow.runs where flow_slug = 'mapper' and status = 'started'"
+        ).fetchone()[0]
+        tasks = conn.execute(
+            "select run_id, step_slug, task_index, input from pgflow.start_tasks('mapper',"
+            " array(select msg_id from pgmq.read('mapper', 30, 10)), %s)",
+            (WORKER,),
+        ).fetchall()
+        assert sorted(t[3] for t in tasks) == [1, 2]
+        for rid, step, index, _ in tasks:
+            conn.execute("select pgflow.complete_task(%s, %s, %s, '1'::jsonb)", (rid, step, index))
+        status, output = conn.execute(
+            "select status, output from pgflow.runs where run_id = %s", (run_id,)
+        ).fetchone()
+    assert (status, output) == ("completed", {"items": [1, 1]})
+
+
+def test_migrate_adopts_it_too(empty_db):
+    dsn = upstream_database(empty_db())
+
+    report = migrate(dsn)
+
+    assert (report.from_version, report.to_version) == ("upstream 0.14", pgflow.__version__)
+    assert scalar(dsn, "select pgflow.version()") == pgflow.__version__
+    assert migrate(dsn).steps == ()
+
+
+def test_check_schema_names_it_and_says_what_install_changes(empty_db):
+    dsn = upstream_database(empty_db())
+
+    report = check_schema(dsn)
+
+    codes = {e.code for e in report.errors}
+    assert "pgflow_upstream" in codes
+    upstream = next(e for e in report.errors if e.code == "pgflow_upstream")
+    assert "installed by upstream pgflow" in upstream.message
+    assert "pgflow install" in (upstream.hint or "")
+    missing = [e for e in report.errors if "complete_tasks" in e.message]
+    assert missing and all("adopts the upstream schema" in (e.hint or "") for e in missing)
+
+
+def test_an_upstream_older_than_0_14_is_refused_and_nothing_is_written(empty_db):
+    dsn = upstream_database(empty_db())
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("alter table pgflow.step_tasks drop column permanently_stalled_at")
+
+    with pytest.raises(InstallError, match=r"older than 0\.14.*step_tasks\.permanently_stalled_at"):
+        pgflow.install(dsn)
+
+    assert scalar(dsn, "select to_regclass('pgflow.installed_versions')") is None
+    assert scalar(dsn, "select count(*) from pgflow.runs") == 6
+
+
+def test_the_worker_points_to_pgflow_install(empty_db, start_worker):
+    dsn = upstream_database(empty_db())
+
+    worker = start_worker("basic:chain", dsn=dsn)
+
+    code = worker.wait(20)
+    text = worker.text()
+    assert code == 2, text  # a startup error, as for a missing grant
+    assert "this database holds upstream pgflow, not pgflow-py" in text
+    assert "run `pgflow install`: it adopts the upstream schema in place" in text
