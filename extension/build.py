@@ -226,7 +226,8 @@ def render_upgrade(src: str, dst: str, hand: str, files: list[tuple[str, str]]) 
 def adopt_statements(files: list[tuple[str, str]]) -> list[str]:
     """What an upstream 0.14 database lacks, from the sources, in load order.
 
-    The tables that are not upstream's (and the ``installed_versions`` row), every index as
+    The tables that are not upstream's as ``CREATE TABLE IF NOT EXISTS`` (and the
+    ``installed_versions`` row), every index as
     ``CREATE INDEX IF NOT EXISTS``, every view as ``CREATE OR REPLACE VIEW`` and every
     ``COMMENT ON`` that is not about a function. Functions, the schema, the types and the
     setup_security call are left out (the caller adds functions and the call).
@@ -240,7 +241,9 @@ def adopt_statements(files: list[tuple[str, str]]) -> list[str]:
                 continue
             if table := _NEW_TABLE.match(code):
                 if table[1].lower() not in UPSTREAM_TABLES:
-                    out.append(statement)
+                    out.append(
+                        _NEW_TABLE.sub(r"create table if not exists pgflow.\1", statement, count=1)
+                    )
             elif low.startswith("insert into pgflow.installed_versions"):
                 out.append(statement)
             elif _CREATE_INDEX.match(code):

@@ -1,8 +1,8 @@
 """Adopting a database that upstream pgflow 0.14 installed: `pgflow install` (and `pgflow
 migrate`) turn it into this package's schema in place, with the catalog of a fresh install,
-every run kept, and runs in flight finishing afterwards; `pgflow check-schema` and the
-worker name it and point to `pgflow install`. The database is upstream-shaped by
-tests/integration/upstream_fixture.py.
+every run kept, and runs in flight finishing afterwards; `pgflow check-schema` names it.
+(The worker runs on such a database in upstream mode: test_upstream_mode.py.) The database
+is upstream-shaped by tests/integration/upstream_fixture.py.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def test_check_schema_names_it_and_says_what_install_changes(empty_db):
     upstream = next(e for e in report.errors if e.code == "pgflow_upstream")
     assert "installed by upstream pgflow" in upstream.message
     assert "pgflow install" in (upstream.hint or "")
-    missing = [e for e in report.errors if "complete_tasks" in e.message]
+    missing = [e for e in report.errors if "read_and_start_tasks" in e.message]
     assert missing and all("adopts the upstream schema" in (e.hint or "") for e in missing)
 
 
@@ -114,15 +114,3 @@ def test_an_upstream_older_than_0_14_is_refused_and_nothing_is_written(empty_db)
 
     assert scalar(dsn, "select to_regclass('pgflow.installed_versions')") is None
     assert scalar(dsn, "select count(*) from pgflow.runs") == 6
-
-
-def test_the_worker_points_to_pgflow_install(empty_db, start_worker):
-    dsn = upstream_database(empty_db())
-
-    worker = start_worker("basic:chain", dsn=dsn)
-
-    code = worker.wait(20)
-    text = worker.text()
-    assert code == 2, text  # a startup error, as for a missing grant
-    assert "this database holds upstream pgflow, not pgflow-py" in text
-    assert "run `pgflow install`: it adopts the upstream schema in place" in text

@@ -4,10 +4,13 @@ Upstream pgflow 0.14.x installs with its own migrations and keeps no version in 
 database. Its schema is ours (compat/UPSTREAM.md: same tables, columns, constraint names,
 types, and upstream's functions under upstream's signatures) minus what pgflow-py adds.
 So the fixture installs this package's SQL, fills runs in every state through the API, and
-then strips what upstream does not have: our tables (installed_versions, schedules,
-map_task_inputs), view, extra check and indexes, our public functions, and the trailing
-``attempt`` of complete_task / fail_task (upstream's 4-argument forms stand in for them;
-their bodies do not matter: adoption replaces them).
+then strips what upstream does not have: our tables installed_versions and schedules, view,
+extra check and indexes, our public functions, and the trailing
+``attempt`` of complete_task / fail_task: upstream's 4-argument forms stand in for them,
+working through our complete_tasks / fail_tasks (kept as the stand-ins' internals; a
+worker in upstream mode never calls them), so that it can run flows on the fixture. Our
+table map_task_inputs stays: the internals standing in for upstream's need it (adoption
+creates it only where it is missing).
 """
 
 from __future__ import annotations
@@ -47,21 +50,37 @@ UPSTREAM_FUNCTIONS = frozenset(
 
 STRIP = """
 drop view pgflow.permanently_stalled_tasks;
-drop table pgflow.installed_versions, pgflow.schedules, pgflow.map_task_inputs;
+drop table pgflow.installed_versions, pgflow.schedules;
 alter table pgflow.step_tasks drop constraint pgflow_py_requeued_count_nonnegative;
 drop index pgflow.idx_runs_ended_at, pgflow.idx_step_tasks_permanently_stalled;
 drop function pgflow.complete_task(uuid, text, int, jsonb, int);
 drop function pgflow.fail_task(uuid, text, int, text, int);
 create function pgflow.complete_task(run_id uuid, step_slug text, task_index int, output jsonb)
-returns setof pgflow.step_tasks language sql as 'select * from pgflow.step_tasks where false';
+returns setof pgflow.step_tasks language plpgsql as $$
+begin
+  perform 1 from pgflow.complete_tasks(array[complete_task.run_id],
+    array[complete_task.step_slug], array[complete_task.task_index], array[complete_task.output]);
+  return query select t.* from pgflow.step_tasks as t where t.run_id = complete_task.run_id
+    and t.step_slug = complete_task.step_slug and t.task_index = complete_task.task_index;
+end
+$$;
 create function pgflow.fail_task(run_id uuid, step_slug text, task_index int, error_message text)
-returns setof pgflow.step_tasks language sql as 'select * from pgflow.step_tasks where false';
+returns setof pgflow.step_tasks language plpgsql as $$
+begin
+  perform 1 from pgflow.fail_tasks(array[fail_task.run_id], array[fail_task.step_slug],
+    array[fail_task.task_index], array[fail_task.error_message]);
+  return query select t.* from pgflow.step_tasks as t where t.run_id = fail_task.run_id
+    and t.step_slug = fail_task.step_slug and t.task_index = fail_task.task_index;
+end
+$$;
 """
 
-#: Our public functions, listed from the catalog (names without a leading underscore).
+#: Our public functions, listed from the catalog (names without a leading underscore),
+#: but complete_tasks and fail_tasks, on which the 4-argument stand-ins are built.
 OURS = """
 select p.oid::regprocedure::text from pg_proc as p
-where p.pronamespace = 'pgflow'::regnamespace and p.proname !~ '^_' and not (p.proname = any(%s))
+where p.pronamespace = 'pgflow'::regnamespace and p.proname !~ '^_'
+  and not (p.proname = any(%s)) and p.proname not in ('complete_tasks', 'fail_tasks')
 """
 
 

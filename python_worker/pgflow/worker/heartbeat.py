@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from pgflow.worker import queries
 from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import fields
+from pgflow.worker.modes import PGFLOW_PY, SqlMode
 
 logger = logging.getLogger("pgflow.worker")
 
@@ -32,6 +32,7 @@ class Heartbeat:
         function_name: used to register a row again if it was pruned meanwhile.
         interval_seconds: the heartbeat period (5 s by default, as upstream).
         on_deprecated: called once with the flow slug whose row says "stop reading".
+        mode: the worker's SQL mode (its heartbeat and registration statements).
     """
 
     def __init__(
@@ -42,12 +43,14 @@ class Heartbeat:
         function_name: str,
         interval_seconds: float,
         on_deprecated: Callable[[str], None],
+        mode: SqlMode = PGFLOW_PY,
     ) -> None:
         self._pool = pool
         self._workers = dict(workers)
         self._function_name = function_name
         self._interval_seconds = interval_seconds
         self._on_deprecated = on_deprecated
+        self._mode = mode
         self._deprecated: set[str] = set()
         #: Completed heartbeat rounds.
         self.beats = 0
@@ -73,13 +76,13 @@ class Heartbeat:
             for flow_slug, worker_id in self._workers.items():
                 if flow_slug in self._deprecated:
                     continue
-                cur = await conn.execute(queries.WORKER_HEARTBEAT, {"worker_id": worker_id})
+                cur = await conn.execute(self._mode.heartbeat, {"worker_id": worker_id})
                 row = await cur.fetchone()
                 stop = row[0] if row else None
                 if stop is None:
                     # The row was pruned: register again under the same (per-boot) id.
                     await conn.execute(
-                        queries.REGISTER_WORKER,
+                        self._mode.register_worker,
                         {
                             "worker_id": worker_id,
                             "queue_name": flow_slug,

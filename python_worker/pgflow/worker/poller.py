@@ -19,7 +19,7 @@ import asyncio
 import logging
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg.rows import dict_row
@@ -106,6 +106,8 @@ class FlowPoller:
         config: worker settings (batch size, poll interval, lease, backoff cap).
         spawn: starts running a claimed task (it owns one reserved slot).
         stop: set when reading must end (shutdown or deprecation).
+        statement: the read-and-claim statement of the worker's SQL mode (the columns of
+            ``queries.READ_AND_START_TASKS``).
     """
 
     def __init__(
@@ -118,6 +120,7 @@ class FlowPoller:
         config: WorkerConfig,
         spawn: Callable[[ClaimedTask], None],
         stop: asyncio.Event,
+        statement: LiteralString = queries.READ_AND_START_TASKS,
     ) -> None:
         self.flow = flow
         self.worker_id = worker_id
@@ -126,6 +129,7 @@ class FlowPoller:
         self._config = config
         self._spawn = spawn
         self._stop = stop
+        self._statement = statement
         self._wake = asyncio.Event()
         self._step_slugs = frozenset(step.slug for step in flow.steps)
         self._step_slug_list = sorted(self._step_slugs)
@@ -218,7 +222,7 @@ class FlowPoller:
         async with self._pool.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
             await cur.execute(
-                queries.READ_AND_START_TASKS,
+                self._statement,
                 {
                     "flow_slug": self.flow.slug,
                     "worker_id": self.worker_id,

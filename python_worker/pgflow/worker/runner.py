@@ -1,6 +1,8 @@
 """The :class:`Worker`: wires pool, pollers, listener, executor and timers together.
 
-Startup (retried with backoff while the database is unreachable): check the schema,
+Startup (retried with backoff while the database is unreachable): find the database's SQL
+interface (pgflow-py's, or upstream pgflow's alone: upstream mode, see
+:mod:`pgflow.worker.modes`), check the schema,
 ``track_worker_function``, ``ensure_flow_compiled`` for every flow (a mismatch stops the
 worker with exit code 1, printing the differences), ``register_worker`` once per flow
 (a fresh uuid4 per process and flow: the row's ``queue_name`` is the flow slug), and
@@ -32,6 +34,7 @@ from pgflow.worker.flow_input import RunInputCache
 from pgflow.worker.heartbeat import Heartbeat
 from pgflow.worker.lifecycle import Lifecycle, WorkerState, drain
 from pgflow.worker.log import fields
+from pgflow.worker.modes import PGFLOW_PY, UPSTREAM, SqlMode
 from pgflow.worker.notify import Listener
 from pgflow.worker.poller import FlowPoller, Slots
 from pgflow.worker.reports import ReportBatcher
@@ -85,6 +88,8 @@ class Worker:
         self._watchdog: LoopWatchdog | None = None
         #: Handler time without the process's own suspensions (SIGSTOP, a paused VM).
         self._clock = SuspensionClock()
+        #: The database's SQL interface, found at startup (pgflow-py's or upstream's).
+        self.mode: SqlMode = PGFLOW_PY
 
     @property
     def application_name(self) -> str:
@@ -182,19 +187,28 @@ class Worker:
 
     async def _start_once(self) -> None:
         async with self._pool.connection() as conn:
-            await startup.check_schema(conn, [flow.slug for flow in self.flows])
+            self.mode = await startup.sql_mode(conn)
+            if self.mode is UPSTREAM:
+                await startup.check_upstream(conn)
+            else:
+                await startup.check_schema(conn, [flow.slug for flow in self.flows])
             await startup.track_worker_function(conn, self.config.function_name)
             for flow in self.flows:
                 await startup.compile_flow(conn, flow, self.config.allow_data_loss)
-                await startup.sync_options(conn, flow)
-                await startup.sync_schedule(conn, flow)
+                if self.mode.sync:
+                    await startup.sync_options(conn, flow)
+                    await startup.sync_schedule(conn, flow)
             for flow in self.flows:
                 if flow.slug not in self._registered:
                     await startup.register_worker(
-                        conn, flow.slug, self.worker_ids[flow.slug], self.config.function_name
+                        conn,
+                        flow.slug,
+                        self.worker_ids[flow.slug],
+                        self.config.function_name,
+                        self.mode.register_worker,
                     )
                     self._registered.add(flow.slug)
-            if self.config.listen:
+            if self.config.listen and self.mode.notify:
                 for flow in self.flows:
                     await startup.enable_notify(conn, flow.slug, self.config.notify_throttle_ms)
 
@@ -212,18 +226,18 @@ class Worker:
             on_handler_done=self._handler_done,
             completions=ReportBatcher(
                 self._pool,
-                statement=queries.COMPLETE_TASKS,
-                one_report_statement=queries.COMPLETE_TASKS_ONE_REPORT,
-                name="complete_tasks",
-                max_batch=self.config.complete_batch_size,
+                statement=self.mode.complete_batch,
+                one_report_statement=self.mode.complete_one,
+                name="complete_tasks" if self.mode.group_commit else "complete_task",
+                max_batch=self.config.complete_batch_size if self.mode.group_commit else 1,
                 reconnect_max_seconds=self.config.reconnect_max_seconds,
             ),
             failures=ReportBatcher(
                 self._pool,
-                statement=queries.FAIL_TASKS,
-                one_report_statement=queries.FAIL_TASKS_ONE_REPORT,
-                name="fail_tasks",
-                max_batch=self.config.complete_batch_size,
+                statement=self.mode.fail_batch,
+                one_report_statement=self.mode.fail_one,
+                name="fail_tasks" if self.mode.group_commit else "fail_task",
+                max_batch=self.config.complete_batch_size if self.mode.group_commit else 1,
                 reconnect_max_seconds=self.config.reconnect_max_seconds,
             ),
             clock=self._clock,
@@ -240,6 +254,7 @@ class Worker:
                 config=self.config,
                 spawn=self._spawn,
                 stop=stop,
+                statement=self.mode.read_and_start,
             )
             self._pollers[flow.slug] = poller
             self._poller_tasks.append(asyncio.create_task(poller.run(), name=f"poll:{flow.slug}"))
@@ -249,6 +264,7 @@ class Worker:
             function_name=self.config.function_name,
             interval_seconds=self.config.heartbeat_interval_seconds,
             on_deprecated=self._on_deprecated,
+            mode=self.mode,
         )
         tasks.append(asyncio.create_task(self.heartbeat.run(), name="heartbeat"))
         if self.config.loop_block_warning_seconds > 0:
@@ -256,12 +272,12 @@ class Worker:
                 loop, self.config.loop_block_warning_seconds, self._executor.describe
             )
             self._watchdog.start()
-        if self.config.requeue_stalled_interval_seconds > 0:
+        if self.config.requeue_stalled_interval_seconds > 0 and self.mode.requeue:
             self.requeuer = StalledTaskRequeuer(
                 pool=self._pool, interval_seconds=self.config.requeue_stalled_interval_seconds
             )
             tasks.append(asyncio.create_task(self.requeuer.run(), name="requeue_stalled_tasks"))
-        if self.config.listen:
+        if self.config.listen and self.mode.notify:
             self.listener = Listener(
                 dsn=self.config.dsn,
                 application_name=self.listen_application_name,
@@ -329,7 +345,7 @@ class Worker:
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
         for flow_slug in sorted(self._registered):
-            await self._best_effort(queries.DEPRECATE_WORKER, flow_slug)
+            await self._best_effort(self.mode.deprecate_worker, flow_slug)
         grace = self.config.shutdown_grace_seconds
         await drain(set(self._in_flight), grace, self.lifecycle.abandon)
 

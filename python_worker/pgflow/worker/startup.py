@@ -13,7 +13,7 @@ import contextlib
 import json
 import logging
 import uuid
-from typing import Any
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -25,10 +25,50 @@ from pgflow.schema.check import check_worker_compatibility_async
 from pgflow.worker import queries
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
 from pgflow.worker.log import fields
+from pgflow.worker.modes import PGFLOW_PY, UPSTREAM, UPSTREAM_FUNCTIONS, UPSTREAM_NOTICE, SqlMode
 
 logger = logging.getLogger("pgflow.worker")
 
 Connection = psycopg.AsyncConnection[Any]
+
+
+async def sql_mode(conn: Connection) -> SqlMode:
+    """Return the SQL interface of the database: pgflow-py's, or upstream pgflow's alone.
+
+    Upstream's (:data:`~pgflow.worker.modes.UPSTREAM`) when schema pgflow holds upstream's
+    tables and no version of ours (installed by upstream's migrations); the worker then
+    logs :data:`~pgflow.worker.modes.UPSTREAM_NOTICE`. Otherwise pgflow-py's, whose
+    absence :func:`check_schema` reports.
+    """
+    cur = await conn.execute(upstream.FOUND)
+    row = await cur.fetchone()
+    if row is None or not row[0]:
+        return PGFLOW_PY
+    logger.warning(UPSTREAM_NOTICE, extra=fields(mode=UPSTREAM.name))
+    return UPSTREAM
+
+
+async def check_upstream(conn: Connection) -> None:
+    """Refuse to start in upstream mode when a function it calls is missing.
+
+    Raises:
+        WorkerStartupError: naming the missing functions.
+    """
+    cur = await conn.execute(
+        "select array(select f from unnest(%(functions)s::text[]) as f "
+        "where case when f like '%%(%%' then pg_catalog.to_regprocedure(f) is null "
+        "else not exists (select 1 from pg_catalog.pg_proc as p "
+        "join pg_catalog.pg_namespace as n on n.oid = p.pronamespace "
+        "where n.nspname || '.' || p.proname = f) end)",
+        {"functions": list(UPSTREAM_FUNCTIONS)},
+    )
+    row = await cur.fetchone()
+    missing = list(row[0]) if row else []
+    if missing:
+        raise WorkerStartupError(
+            f"upstream mode needs {', '.join(missing)}, which this database lacks "
+            f"(an upstream pgflow older than 0.14?); {upstream.adoption_hint()}"
+        )
 
 
 async def check_schema(conn: Connection, flow_slugs: list[str]) -> None:
@@ -44,12 +84,6 @@ async def check_schema(conn: Connection, flow_slugs: list[str]) -> None:
     try:
         await conn.execute(queries.SCHEMA_VERSION)
     except (pg_errors.UndefinedFunction, pg_errors.InvalidSchemaName) as exc:
-        cur = await conn.execute(upstream.FOUND)
-        row = await cur.fetchone()
-        if row is not None and row[0]:
-            raise WorkerStartupError(
-                f"this database holds upstream pgflow, not pgflow-py: {upstream.adoption_hint()}"
-            ) from exc
         raise WorkerStartupError(
             f"pgflow is not installed in this database: run `pgflow install` ({error_text(exc)})"
         ) from exc
@@ -186,14 +220,21 @@ async def sync_schedule(conn: Connection, flow: Flow) -> None:
 
 
 async def register_worker(
-    conn: Connection, flow_slug: str, worker_id: uuid.UUID, function_name: str
+    conn: Connection,
+    flow_slug: str,
+    worker_id: uuid.UUID,
+    function_name: str,
+    statement: LiteralString = queries.REGISTER_WORKER,
 ) -> None:
-    """Insert this process's ``pgflow.workers`` row for a flow (``queue_name`` = slug)."""
+    """Insert this process's ``pgflow.workers`` row for a flow (``queue_name`` = slug).
+
+    ``statement``: the mode's (``register_worker`` of a :class:`SqlMode`).
+    """
     # UniqueViolation: the id is our own fresh uuid4, so an earlier attempt committed
     # before its connection died; the row is ours.
     with contextlib.suppress(pg_errors.UniqueViolation):
         await conn.execute(
-            queries.REGISTER_WORKER,
+            statement,
             {"worker_id": worker_id, "queue_name": flow_slug, "function_name": function_name},
         )
     logger.info("worker registered", extra=fields(flow_slug=flow_slug, worker_id=str(worker_id)))
