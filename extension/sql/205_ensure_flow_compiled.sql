@@ -11,15 +11,7 @@ declare
   v_diffs text[];
 begin
   -- VALIDATE: a shape is an object with a steps array (else a typo compiles an empty flow).
-  if jsonb_typeof(ensure_flow_compiled.shape) is distinct from 'object'
-     or jsonb_typeof(ensure_flow_compiled.shape -> 'steps') is distinct from 'array' then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('Shape of flow %L must be a JSON object with a "steps" array (got %s)',
-                       ensure_flow_compiled.flow_slug,
-                       coalesce(jsonb_typeof(ensure_flow_compiled.shape), 'NULL')),
-      hint = 'Pass flow.shape() of a pgflow DSL flow; see pgflow._get_flow_shape for the format.';
-  end if;
+  perform pgflow._check_flow_shape(ensure_flow_compiled.flow_slug, ensure_flow_compiled.shape);
 
   perform pg_catalog.pg_advisory_xact_lock(1, pg_catalog.hashtext(ensure_flow_compiled.flow_slug));
 

@@ -15,13 +15,7 @@ declare
 begin
   -- VALIDATE: a shape (as ensure_flow_compiled takes it) of an existing flow with the same
   -- steps; option values in range. Nothing is written before all of it passed.
-  if jsonb_typeof(sync_flow_options.shape) is distinct from 'object'
-     or jsonb_typeof(sync_flow_options.shape -> 'steps') is distinct from 'array' then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('Shape of flow %L must be a JSON object with a "steps" array (got %s)',
-                       sync_flow_options.flow_slug, coalesce(jsonb_typeof(sync_flow_options.shape), 'NULL'));
-  end if;
+  perform pgflow._check_flow_shape(sync_flow_options.flow_slug, sync_flow_options.shape);
   perform pg_catalog.pg_advisory_xact_lock(1, pg_catalog.hashtext(sync_flow_options.flow_slug));
   perform 1 from pgflow.flows as f where f.flow_slug = sync_flow_options.flow_slug for update;
   if not found then

@@ -15,7 +15,7 @@ from pgflow.errors import InstallError
 from pgflow.schema.check import check_schema
 from pgflow.schema.migrate import migrate
 from tests.integration.catalog import CATALOG_QUERIES, catalog
-from tests.integration.test_upgrade import WORKER, fill_every_status, snapshot
+from tests.integration.test_upgrade import fill_every_status, finish_started_mapper_run, snapshot
 from tests.integration.upstream_fixture import install_ours, strip_to_upstream
 
 
@@ -60,24 +60,9 @@ def test_every_run_is_kept_and_runs_in_flight_finish(empty_db):
     pgflow.install(dsn)
 
     assert snapshot(dsn) == before
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        # the started run of 'mapper' (two map tasks queued by upstream's SQL, so no stored
-        # elements) completes through upstream's 4-argument calls, now ours
-        run_id = conn.execute(
-            "select run_id from pgflow.runs where flow_slug = 'mapper' and status = 'started'"
-        ).fetchone()[0]
-        tasks = conn.execute(
-            "select run_id, step_slug, task_index, input from pgflow.start_tasks('mapper',"
-            " array(select msg_id from pgmq.read('mapper', 30, 10)), %s)",
-            (WORKER,),
-        ).fetchall()
-        assert sorted(t[3] for t in tasks) == [1, 2]
-        for rid, step, index, _ in tasks:
-            conn.execute("select pgflow.complete_task(%s, %s, %s, '1'::jsonb)", (rid, step, index))
-        status, output = conn.execute(
-            "select status, output from pgflow.runs where run_id = %s", (run_id,)
-        ).fetchone()
-    assert (status, output) == ("completed", {"items": [1, 1]})
+    # the started run of 'mapper' (two map tasks queued before the adoption) completes
+    # through upstream's 4-argument calls, now ours
+    assert finish_started_mapper_run(dsn) == ([1, 2], "completed", {"items": [1, 1]})
 
 
 def test_migrate_adopts_it_too(empty_db):

@@ -153,28 +153,35 @@ def test_upgrade_keeps_every_run_step_and_task(empty_db, method):
         assert [v for (v,) in versions] == [OLD, pgflow.__version__]
 
 
+def finish_started_mapper_run(dsn: str) -> tuple[list[object], str, object]:
+    """Claim and complete (4-argument complete_task) the two map tasks of the started run
+    of 'mapper' (fill_every_status); return the tasks' inputs and the run's status and
+    output."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        run_id = conn.execute(
+            "select run_id from pgflow.runs where flow_slug = 'mapper' and status = 'started'"
+        ).fetchone()[0]
+        tasks = conn.execute(
+            "select run_id, step_slug, task_index, input from pgflow.start_tasks('mapper',"
+            " array(select msg_id from pgmq.read('mapper', 30, 10)), %s)",
+            (WORKER,),
+        ).fetchall()
+        for rid, step, index, _ in tasks:
+            conn.execute("select pgflow.complete_task(%s, %s, %s, '1'::jsonb)", (rid, step, index))
+        status, output = conn.execute(
+            "select status, output from pgflow.runs where run_id = %s", (run_id,)
+        ).fetchone()
+    return sorted(t[3] for t in tasks), status, output
+
+
 def test_runs_started_before_the_upgrade_finish_after_it(empty_db):
     dsn = empty_db()
     install_old(dsn, "sql")
     fill_every_status(dsn)
     migrate(dsn)
 
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        # the started run of 'mapper' (two queued map tasks) completes on the new schema
-        run_id = conn.execute(
-            "select run_id from pgflow.runs where flow_slug = 'mapper' and status = 'started'"
-        ).fetchone()[0]
-        tasks = conn.execute(
-            "select run_id, step_slug, task_index from pgflow.start_tasks('mapper',"
-            " array(select msg_id from pgmq.read('mapper', 30, 10)), %s)",
-            (WORKER,),
-        ).fetchall()
-        for rid, step, index in tasks:
-            conn.execute("select pgflow.complete_task(%s, %s, %s, '1'::jsonb)", (rid, step, index))
-        status, output = conn.execute(
-            "select status, output from pgflow.runs where run_id = %s", (run_id,)
-        ).fetchone()
-    assert (status, output) == ("completed", {"items": [1, 1]})
+    # the started run of 'mapper' (two queued map tasks) completes on the new schema
+    assert finish_started_mapper_run(dsn) == ([1, 2], "completed", {"items": [1, 1]})
 
 
 def test_migrate_twice_is_a_noop(pgflow_dsn):
