@@ -38,7 +38,7 @@ _FUNCTION = re.compile(
 )
 _CREATE = re.compile(r"create\s+(function|procedure)\b", re.I)
 _UPGRADE_NAME = re.compile(r"^(?P<src>[0-9][0-9.]*)--(?P<dst>[0-9][0-9.]*)\.sql$")
-_SECURITY_CALL = "select pgflow.setup_security();\n"
+_SECURITY_CALL = "select pgflow._align_owners();\nselect pgflow.setup_security();\n"
 #: The tables upstream pgflow 0.14 defines; our other tables are new to an adopted database.
 UPSTREAM_TABLES = frozenset(
     {"flows", "steps", "deps", "runs", "step_states", "step_tasks", "workers", "worker_functions"}

@@ -16,6 +16,26 @@ begin
   -- VALIDATE: a shape (as ensure_flow_compiled takes it) of an existing flow with the same
   -- steps; option values in range. Nothing is written before all of it passed.
   perform pgflow._check_flow_shape(sync_flow_options.flow_slug, sync_flow_options.shape);
+  if jsonb_typeof(coalesce(sync_flow_options.shape -> 'options', '{}')) <> 'object'
+     or exists (
+       select 1 from jsonb_array_elements(sync_flow_options.shape -> 'steps') as e
+       where jsonb_typeof(e.value) <> 'object' or jsonb_typeof(e.value -> 'slug') is distinct from 'string'
+          or jsonb_typeof(coalesce(e.value -> 'options', '{}')) <> 'object') then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Shape of flow %L: each step must be an object with a "slug" string, and '
+                       'every "options" an object', sync_flow_options.flow_slug);
+  end if;
+  select e.value ->> 'slug' into v_unmatched
+  from jsonb_array_elements(sync_flow_options.shape -> 'steps') as e
+  group by e.value ->> 'slug'
+  having count(*) > 1
+  limit 1;
+  if v_unmatched is not null then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('Step %L appears twice in the shape of flow %L', v_unmatched, sync_flow_options.flow_slug);
+  end if;
   perform pg_catalog.pg_advisory_xact_lock(1, pg_catalog.hashtext(sync_flow_options.flow_slug));
   perform 1 from pgflow.flows as f where f.flow_slug = sync_flow_options.flow_slug for update;
   if not found then
@@ -118,8 +138,10 @@ the changes, flow first then steps in step_index order: [{"step_slug": null | sl
 "option": "max_attempts" | "base_delay" | "timeout" | "start_delay", "from": old, "to":
 new}, ...]; [] when nothing differed (a repeated call returns []). Locks like
 ensure_flow_compiled (pg_advisory_xact_lock(1, hashtext(flow_slug))). Raises, writing
-nothing: invalid_parameter_value when shape is not an object with a "steps" array or its
-steps are not exactly the stored ones (structure changes go through ensure_flow_compiled);
+nothing: invalid_parameter_value when shape is not an object with a "steps" array, a step
+is not an object with a "slug" string, an "options" is not an object, a slug appears
+twice, or its steps are not exactly the stored ones (structure changes go through
+ensure_flow_compiled);
 foreign_key_violation for an unknown flow; check_violation "Option <name> must be >= <min>
 (got <value>)" for a value out of range; invalid_text_representation for a value that is
 not an integer. pgflow-py extension (upstream keeps the stored options).';

@@ -17,12 +17,15 @@ select plan(1);
 --   _grant_queue_to_upstream_worker   queue table: pgmq.format_table_name(flow_slug) + %I, of
 --                                     a queue that exists; role name fixed
 --   _grant_upstream_worker            no dynamic SQL: matched by GRANT EXECUTE ON FUNCTION
+--   _align_owners                     regprocedure / regclass / regtype text of catalog rows
+--                                     (quoted by the casts), the owner through %I
 -- A new EXECUTE needs the same review, then an entry here.
 select is(
   array(select pgflow_tests.signature(p.oid) from pg_proc as p
         where p.pronamespace = 'pgflow'::regnamespace and p.prosrc ~* '\mexecute\M'
         order by 1),
   array[
+    '_align_owners()',
     '_broadcast(uuid,text,jsonb)',
     '_grant_queue_to_upstream_worker(text)',
     '_grant_upstream_worker()',

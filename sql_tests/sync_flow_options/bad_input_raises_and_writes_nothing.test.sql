@@ -1,5 +1,5 @@
 begin;
-select plan(9);
+select plan(13);
 select pgflow_tests.reset_db();
 
 -- SETUP
@@ -41,6 +41,27 @@ select throws_ok(
 select throws_ok(
   $$select pgflow.sync_flow_options('opts', '{"options": {"maxAttempts": "many"}, "steps": [{"slug": "first"}]}'::jsonb)$$,
   '22P02', null, 'a value that is not an integer'
+);
+
+select throws_ok(
+  $$select pgflow.sync_flow_options('opts', '{"steps": [{}]}'::jsonb)$$,
+  '22023', 'Shape of flow ''opts'': each step must be an object with a "slug" string, and every "options" an object',
+  'a step without a slug'
+);
+select throws_ok(
+  $$select pgflow.sync_flow_options('opts', '{"steps": [{"slug": "first"}, {}]}'::jsonb)$$,
+  '22023', 'Shape of flow ''opts'': each step must be an object with a "slug" string, and every "options" an object',
+  'an extra entry without a slug'
+);
+select throws_ok(
+  $$select pgflow.sync_flow_options('opts', '{"options": "x", "steps": [{"slug": "first"}]}'::jsonb)$$,
+  '22023', 'Shape of flow ''opts'': each step must be an object with a "slug" string, and every "options" an object',
+  'options that are not an object'
+);
+select throws_ok(
+  $$select pgflow.sync_flow_options('opts', '{"steps": [{"slug": "first"}, {"slug": "first"}]}'::jsonb)$$,
+  '22023', 'Step ''first'' appears twice in the shape of flow ''opts''',
+  'a step listed twice'
 );
 
 -- TEST: nothing was written by any of them

@@ -218,7 +218,8 @@ def test_an_upgrade_holds_the_hand_part_then_every_function_then_security():
         "comment on function pgflow.f(int) is 'adds one;';",
         "create or replace function pgflow.g()",
         "create or replace function pgflow.setup_security()",
-        "-- ==== every upgrade ends with ====\nselect pgflow.setup_security();\n",
+        "-- ==== every upgrade ends with ====\n"
+        "select pgflow._align_owners();\nselect pgflow.setup_security();\n",
     ]
     positions = [script.find(part) for part in order]
     assert -1 not in positions, [p for p, at in zip(order, positions, strict=True) if at < 0]

@@ -380,3 +380,18 @@ def test_a_report_sql_does_not_apply_is_logged_not_retried(answer, message, capl
     assert reported == [False]
     (record,) = [r for r in caplog.records if r.getMessage().startswith(message)]
     assert record.fields["reason"] == answer[2]  # type: ignore[attr-defined]
+
+
+def test_a_failure_message_with_a_nul_byte_is_reported_with_it_escaped():
+    # PostgreSQL text cannot hold NUL: unescaped, the report would be refused every time.
+    flow = Flow("nul_errors")
+
+    @flow.step()
+    def boom(input):
+        raise ValueError("bad byte \x00 here")
+
+    pool = run_task(claimed(flow, "boom", {}))
+    query, report = only_report(pool)
+    assert query == queries.FAIL_TASKS
+    assert report["payloads"] == "ValueError: bad byte \\x00 here"
+    assert "\x00" not in report["payloads"]

@@ -31,7 +31,7 @@ METHODS: tuple[Method, ...] = ("auto", "extension", "sql")
 
 # Key of the transaction-level advisory lock that serialises concurrent installers
 # (the bytes of "pgflow").
-_INSTALL_LOCK_KEY = 0x7067666C6F77
+INSTALL_LOCK_KEY = 0x7067666C6F77
 
 #: The group roles the install creates and grants (extension/sql/900_setup_security.sql).
 ROLES = ("pgflow_worker", "pgflow_client", "pgflow_upstream_worker")
@@ -130,7 +130,7 @@ def install(conn_or_dsn: psycopg.Connection | str, method: Method = "auto") -> I
 def _install(conn: psycopg.Connection, method: Method) -> InstallReport:
     try:
         with conn.transaction():
-            conn.execute("select pg_catalog.pg_advisory_xact_lock(%s)", (_INSTALL_LOCK_KEY,))
+            conn.execute("select pg_catalog.pg_advisory_xact_lock(%s)", (INSTALL_LOCK_KEY,))
             pgmq = _install_pgmq(conn, method)
             pgflow = _install_pgflow(conn, method)
             version = _pgflow_version(conn)

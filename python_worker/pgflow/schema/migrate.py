@@ -20,6 +20,7 @@ from psycopg import sql
 
 from pgflow._version import __version__
 from pgflow.errors import InstallError, SchemaVersionMismatch
+from pgflow.schema.install import INSTALL_LOCK_KEY
 from pgflow.schema.upstream import UpstreamSchema, adopt, find_upstream
 
 # Session advisory lock key held while migrating (the bytes of "pgflowM").
@@ -173,6 +174,10 @@ def _apply(conn: psycopg.Connection, method: str, src: str, dst: str) -> None:
 def _adopt(conn: psycopg.Connection, found: UpstreamSchema) -> None:
     try:
         with conn.transaction():
+            # the install's lock too: `pgflow install` adopts the same way
+            conn.execute("select pg_catalog.pg_advisory_xact_lock(%s)", (INSTALL_LOCK_KEY,))
+            if _installed_version(conn) is not None:
+                return  # a concurrent install adopted it meanwhile
             adopt(conn, found)
     except psycopg.Error as exc:
         raise InstallError(

@@ -337,6 +337,9 @@ class Executor:
         duration_ms: float,
         failure: BaseException | None = None,
     ) -> None:
+        # PostgreSQL text cannot hold NUL: a message with one would be refused at every
+        # attempt and the task left to the stalled-task requeue, again and again.
+        message = message.replace("\x00", "\\x00")
         try:
             result = await self._failures.report(self._report_of(task, message))
         except psycopg.Error as exc:

@@ -153,6 +153,7 @@ UPSTREAM_NOTICE: Final = (
     "running in upstream mode: this database holds upstream pgflow's SQL, not pgflow-py's; "
     "off here: group commit (each task is reported with its own complete_task / "
     "fail_task), NOTIFY wake-ups (the worker polls every --poll-interval seconds) and the "
-    "stalled-task requeue (upstream's requeue_stalled_tasks cron job does it); run "
-    "`pgflow install` to adopt the schema and turn them on"
+    "stalled-task requeue (upstream's requeue_stalled_tasks cron job does it), cron= "
+    "schedules and option changes (the stored options stay as they are), and the fencing "
+    "of late reports by attempt; run `pgflow install` to adopt the schema and turn them on"
 )
