@@ -26,13 +26,16 @@ begin
 
   -- MUTATE: only queued tasks of started steps in started runs are claimed; anything
   -- else (duplicate delivery, late message of a failed run or skipped step) is ignored.
+  -- Written from the message ids outward, so the plan cannot start from an index of
+  -- queued tasks whose statistics are stale (analyzed while none was queued, it was read
+  -- whole at every claim); the tasks are updated by the ctid of the version locked here.
   with claimable as (
-    select t.run_id, t.step_slug, t.task_index
-    from pgflow.step_tasks as t
+    select t.ctid as task_ctid
+    from unnest(_start_tasks.msg_ids) as m (msg_id)
+    join pgflow.step_tasks as t on t.message_id = m.msg_id
     join pgflow.runs as r on r.run_id = t.run_id
     join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
     where t.flow_slug = _start_tasks.flow_slug
-      and t.message_id = any(_start_tasks.msg_ids)
       and t.status = 'queued'
       and r.status is not distinct from 'started'
       and ss.status = 'started'
@@ -49,9 +52,7 @@ begin
         started_at = greatest(now(), t.queued_at),
         last_worker_id = _start_tasks.worker_id
     from claimable as c
-    where t.run_id = c.run_id
-      and t.step_slug = c.step_slug
-      and t.task_index = c.task_index
+    where t.ctid = c.task_ctid
       and t.status = 'queued'
     returning t.run_id, t.step_slug, t.task_index, t.message_id, t.flow_slug
   )

@@ -34,6 +34,11 @@ alter function pgflow.start_flow(text, jsonb, uuid)
   set join_collapse_limit = 1 set from_collapse_limit = 1 set jit = off
   set plan_cache_mode = force_generic_plan;
 
+alter function pgflow.start_tasks(text, bigint[], uuid)
+  set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
+  set join_collapse_limit = 1 set from_collapse_limit = 1 set jit = off
+  set plan_cache_mode = force_generic_plan;
+
 alter function pgflow.read_and_start_tasks(text, uuid, int, int, text[])
   set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
   set join_collapse_limit = 1 set from_collapse_limit = 1 set jit = off
