@@ -27,6 +27,15 @@ begin
     to pgflow_upstream_worker;
   grant usage on schema pgmq to pgflow_upstream_worker;
   perform pgflow._grant_queue_to_upstream_worker(f.flow_slug) from pgflow.flows as f;
+  -- A role that does not own schema pgmq (nor holds the grant option) grants nothing there
+  -- and PostgreSQL only warns: say what to run.
+  if not pg_catalog.has_schema_privilege('pgflow_upstream_worker', 'pgmq', 'usage') then
+    raise notice using
+      message = format('pgflow: %s may not grant on schema pgmq; pgflow_upstream_worker cannot '
+                       'read the flow queues yet', current_user),
+      hint = 'As the owner of schema pgmq: GRANT USAGE ON SCHEMA pgmq TO pgflow_upstream_worker; '
+             'then, as the owner of schema pgflow: SELECT pgflow.setup_security();';
+  end if;
 end;
 $$;
 
@@ -39,5 +48,6 @@ registers, heartbeats and deprecates its rows itself); EXECUTE on version,
 track_worker_function, ensure_flow_compiled, start_tasks, complete_task, fail_task and
 mark_worker_stopped; SELECT and UPDATE on the pgmq queue table of every flow
 (_grant_queue_to_upstream_worker; create_flow grants new ones). Wider than pgflow_worker:
-it may change any worker row and any message of a flow queue. Called by setup_security.
+it may change any worker row and any message of a flow queue. Raises a NOTICE with the
+GRANT to run when this role may not grant on schema pgmq. Called by setup_security.
 pgflow-py internal.';

@@ -93,6 +93,9 @@ def test_an_upstream_older_than_0_14_is_refused_and_nothing_is_written(empty_db)
     dsn = upstream_database(empty_db())
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("alter table pgflow.step_tasks drop column permanently_stalled_at")
+    upstream = next(e for e in check_schema(dsn).errors if e.code == "pgflow_upstream")
+    assert "older than 0.14" in upstream.message
+    assert "apply upstream's migrations up to 0.14.x" in (upstream.hint or "")
 
     with pytest.raises(InstallError, match=r"older than 0\.14.*step_tasks\.permanently_stalled_at"):
         pgflow.install(dsn)

@@ -40,7 +40,7 @@ from pgflow.schema.catalog import (
 )
 from pgflow.schema.diff import compare_contract
 from pgflow.schema.report import Finding, Findings, SchemaReport, plural
-from pgflow.schema.upstream import adoption_hint
+from pgflow.schema.upstream import UPSTREAM_TABLES, UpstreamSchema, adoption_hint
 
 __all__ = [
     "Finding",
@@ -150,7 +150,7 @@ def evaluate(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> SchemaRep
         manifest: the contract manifest.
     """
     out = Findings()
-    _check_pgflow(out, facts["pgflow"], manifest)
+    _check_pgflow(out, facts["pgflow"], manifest, _upstream(facts, manifest))
     _check_pgmq(out, facts["pgmq"], manifest["pgmq"])
     if facts.get("contract") is not None:
         compare_contract(
@@ -180,7 +180,10 @@ def evaluate(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> SchemaRep
 def _contract_hint(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> str:
     """How to fix a contract difference: migrate an older schema, else restore the object."""
     wanted, installed = manifest["pgflow_version"], facts["pgflow"]["version"]
-    if installed is None and facts["pgflow"].get("upstream"):
+    upstream = _upstream(facts, manifest)
+    if upstream is not None:
+        if not upstream.adoptable:
+            return "upstream's migrations to 0.14.x come first, then `pgflow install`"
         return "added or replaced by `pgflow install`, which adopts the upstream schema"
     if installed and installed != wanted:
         if _version_key(installed) < _version_key(wanted):
@@ -192,7 +195,25 @@ def _contract_hint(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> str
     )
 
 
-def _check_pgflow(out: Findings, pgflow: Mapping[str, Any], manifest: Mapping[str, Any]) -> None:
+def _upstream(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> UpstreamSchema | None:
+    """The upstream pgflow schema the facts show (with the 0.14 columns it lacks), or None."""
+    if facts["pgflow"]["version"] is not None or not facts["pgflow"].get("upstream"):
+        return None
+    tables = (facts.get("contract") or {}).get("tables") or {}
+    missing = []
+    for name in UPSTREAM_TABLES:
+        have = {c["name"] for c in (tables.get(name) or {}).get("columns", [])}
+        wanted = manifest["contract"]["tables"][name]["columns"]
+        missing += [f"{name}.{c['name']}" for c in wanted if c["name"] not in have]
+    return UpstreamSchema(missing_columns=tuple(missing))
+
+
+def _check_pgflow(
+    out: Findings,
+    pgflow: Mapping[str, Any],
+    manifest: Mapping[str, Any],
+    upstream: UpstreamSchema | None = None,
+) -> None:
     wanted = manifest["pgflow_version"]
     if not pgflow["installed"]:
         out.error(
@@ -201,12 +222,16 @@ def _check_pgflow(out: Findings, pgflow: Mapping[str, Any], manifest: Mapping[st
             hint="run `pgflow install`",
             expected=wanted,
         )
-    elif pgflow["version"] is None and pgflow.get("upstream"):
+    elif upstream is not None:
         out.error(
             "pgflow_upstream",
-            f"schema {SCHEMA} was installed by upstream pgflow (its tables, no pgflow-py "
-            "version); the differences below are what adopting it changes",
-            hint=adoption_hint(),
+            f"schema {SCHEMA} was installed by upstream pgflow: {upstream.describe()}"
+            + (
+                "; the differences below are what adopting it changes" if upstream.adoptable else ""
+            ),
+            hint=adoption_hint()
+            if upstream.adoptable
+            else "apply upstream's migrations up to 0.14.x, then run `pgflow install`",
             expected=wanted,
         )
     elif pgflow["version"] is None:
