@@ -246,6 +246,7 @@ def test_load_flow_accepts_flows_and_jobs():
         ("tests.integration.flows.nope:x", "cannot import"),
         ("tests.integration.flows.basic:missing", "has no attribute 'missing'"),
         ("tests.integration.flows.basic:asyncio", "not a pgflow Flow or Job"),
+        ("tests.integration.flows.invalid_option:broken", "timeout"),  # no traceback
     ],
 )
 def test_load_flow_rejects_bad_references(reference, message):

@@ -23,7 +23,7 @@ import click
 
 from pgflow.cli.util import command_dsn
 from pgflow.dsl import Flow
-from pgflow.errors import PgflowError
+from pgflow.errors import FlowDefinitionError, PgflowError
 from pgflow.worker.config import WorkerConfig
 from pgflow.worker.log import LOG_FORMATS, LogFormat, configure_logging
 from pgflow.worker.runner import Worker
@@ -39,8 +39,8 @@ def load_flow(reference: str) -> Flow:
         The :class:`pgflow.dsl.Flow` (or Job) found there.
 
     Raises:
-        click.BadParameter: the reference is malformed, cannot be imported, or does not
-            name a flow.
+        click.BadParameter: the reference is malformed, cannot be imported, does not
+            name a flow, or the module defines a flow that breaks a rule.
     """
     module_name, sep, attribute = reference.partition(":")
     if not sep or not module_name or not attribute:
@@ -53,6 +53,8 @@ def load_flow(reference: str) -> Flow:
         if exc.name and module_name.startswith(exc.name):
             raise click.BadParameter(f"{reference!r}: cannot import {module_name!r}") from exc
         raise  # an import error inside the user's module: show its traceback
+    except FlowDefinitionError as exc:  # a flow of the module breaks a rule: say which
+        raise click.BadParameter(f"{reference!r}: {exc}") from exc
     value: Any = module
     for part in attribute.split("."):
         try:
