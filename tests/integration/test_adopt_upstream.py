@@ -102,3 +102,12 @@ def test_an_upstream_older_than_0_14_is_refused_and_nothing_is_written(empty_db)
 
     assert scalar(dsn, "select to_regclass('pgflow.installed_versions')") is None
     assert scalar(dsn, "select count(*) from pgflow.runs") == 6
+
+
+def test_method_extension_is_refused_for_an_upstream_database(empty_db):
+    dsn = upstream_database(empty_db())
+
+    with pytest.raises(InstallError, match="adopted in place as plain SQL"):
+        pgflow.install(dsn, method="extension")
+
+    assert scalar(dsn, "select to_regclass('pgflow.installed_versions')") is None

@@ -115,8 +115,9 @@ def install(conn_or_dsn: psycopg.Connection | str, method: Method = "auto") -> I
             the pgmq or pgflow extension (of this package's version).
         SchemaVersionMismatch: pgflow is installed at a version other than this package's.
         InstallError: pgflow would need ``CREATE EXTENSION`` over a plain-SQL pgmq, the
-            packaged SQL is missing, the schema is an upstream pgflow older than 0.14, or a
-            statement of the install failed.
+            packaged SQL is missing, the schema is an upstream pgflow older than 0.14 (or
+            ``method="extension"`` on an upstream schema, which is adopted as plain SQL),
+            or a statement of the install failed.
         psycopg.OperationalError: the DSN could not be connected to.
     """
     if method not in METHODS:
@@ -164,6 +165,11 @@ def _install_pgflow(conn: psycopg.Connection, method: Method) -> Action:
         )
     found = find_upstream(conn)
     if found is not None:  # upstream's migrations installed it: adopt it, keep its runs
+        if method == "extension":
+            raise InstallError(
+                "this database holds upstream pgflow, which is adopted in place as plain SQL "
+                "(it cannot become an extension): use method 'auto' or 'sql'"
+            )
         adopt(conn, found)
         return "adopted"
     choice = _choose(conn, "pgflow", __version__, method)
