@@ -395,3 +395,20 @@ def test_a_failure_message_with_a_nul_byte_is_reported_with_it_escaped():
     assert query == queries.FAIL_TASKS
     assert report["payloads"] == "ValueError: bad byte \\x00 here"
     assert "\x00" not in report["payloads"]
+
+
+def test_a_huge_failure_message_is_logged_bounded(caplog):
+    caplog.set_level(logging.WARNING, logger="pgflow.worker")
+    flow = Flow("huge_errors")
+
+    @flow.step()
+    def boom(input):
+        raise ValueError("head " + "x" * 100_000 + " tail")
+
+    run_task(claimed(flow, "boom", {}))
+    (record,) = [r for r in caplog.records if r.getMessage() == "task failed"]
+    logged = record.fields  # type: ignore[attr-defined]
+    assert len(logged["error"]) < 17_000
+    assert logged["error"].startswith("ValueError: head") and logged["error"].endswith(" tail")
+    assert record.exc_info is None and len(logged["traceback"]) < 17_000
+    assert "boom" in logged["traceback"]  # the handler's frame is kept

@@ -30,6 +30,7 @@ import inspect
 import json
 import logging
 import threading
+import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +40,7 @@ import psycopg
 from pgflow.context import Context, FlowInputSource, KnownFlowInput
 from pgflow.dsl import Flow, Step
 from pgflow.worker.db_errors import error_text
-from pgflow.worker.log import fields
+from pgflow.worker.log import MAX_FIELD_CHARS, bounded, fields
 from pgflow.worker.reports import ReportBatcher, ReportResult, TaskReport
 from pgflow.worker.suspension import SuspensionClock, active_timeout
 
@@ -349,18 +350,25 @@ class Executor:
             )
             return
         if result.outcome == "ignored":
-            self._log_not_applied(task, result, duration_ms, error=message)
+            self._log_not_applied(task, result, duration_ms, error=bounded(message))
             return
+        # The handler's traceback goes in the log (field "exc" in JSON); when its message is
+        # huge, a bounded copy of the formatted traceback goes in field "traceback" instead.
+        extra: dict[str, Any] = {}
+        if failure is not None and len(message) > MAX_FIELD_CHARS:
+            extra["traceback"] = bounded("".join(traceback.format_exception(failure)))
+            failure = None
         logger.warning(
             "task failed",
-            exc_info=failure,  # the handler's traceback in the log (field "exc" in JSON)
+            exc_info=failure,
             extra=fields(
                 **task.log_fields(),
                 duration_ms=duration_ms,
-                error=message,
+                error=bounded(message),
                 task_status=result.status,
                 outcome=result.outcome,
                 reason=result.reason,
+                **extra,
             ),
         )
 

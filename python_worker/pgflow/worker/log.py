@@ -33,6 +33,19 @@ def fields(**values: Any) -> dict[str, Any]:
     return {"fields": values}
 
 
+#: Longest text a log field carries, in characters (as the error text SQL stores).
+MAX_FIELD_CHARS = 16384
+
+
+def bounded(text: str, limit: int = MAX_FIELD_CHARS) -> str:
+    """Return ``text``, or its first and last ``limit // 2`` characters around a line saying
+    how many were cut, as ``pgflow._bounded_error_text`` stores a long error message."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n[... {len(text) - limit} characters cut ...]\n{text[-half:]}"
+
+
 def _timestamp(record: logging.LogRecord) -> str:
     seconds = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
     return f"{seconds}.{int(record.msecs):03d}Z"
