@@ -38,8 +38,11 @@ MAX_FIELD_CHARS = 16384
 
 
 def bounded(text: str, limit: int = MAX_FIELD_CHARS) -> str:
-    """Return ``text``, or its first and last ``limit // 2`` characters around a line saying
-    how many were cut, as ``pgflow._bounded_error_text`` stores a long error message."""
+    """Return ``text`` bounded to about ``limit`` characters.
+
+    A longer text becomes its first and last ``limit // 2`` characters around a line saying
+    how many were cut, as ``pgflow._bounded_error_text`` stores a long error message.
+    """
     if len(text) <= limit:
         return text
     half = limit // 2
