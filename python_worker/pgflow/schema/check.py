@@ -40,7 +40,7 @@ from pgflow.schema.catalog import (
 )
 from pgflow.schema.diff import compare_contract
 from pgflow.schema.report import Finding, Findings, SchemaReport, plural
-from pgflow.schema.upstream import UPSTREAM_TABLES, UpstreamSchema, adoption_hint
+from pgflow.schema.upstream import UpstreamSchema, adoption_hint, upstream_schema
 
 __all__ = [
     "Finding",
@@ -150,11 +150,12 @@ def evaluate(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> SchemaRep
         manifest: the contract manifest.
     """
     out = Findings()
-    _check_pgflow(out, facts["pgflow"], manifest, _upstream(facts, manifest))
+    upstream = _upstream(facts, manifest)
+    _check_pgflow(out, facts["pgflow"], manifest, upstream)
     _check_pgmq(out, facts["pgmq"], manifest["pgmq"])
     if facts.get("contract") is not None:
         compare_contract(
-            out, facts["contract"], manifest["contract"], _contract_hint(facts, manifest)
+            out, facts["contract"], manifest["contract"], _contract_hint(facts, manifest, upstream)
         )
     _check_flows(out, facts.get("flows"), facts["pgmq"])
     _check_cron(out, facts["pg_cron"], facts.get("database"))
@@ -177,10 +178,11 @@ def evaluate(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> SchemaRep
     return SchemaReport(errors=out.errors, warnings=out.warnings, facts=summary)
 
 
-def _contract_hint(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> str:
-    """How to fix a contract difference: migrate an older schema, else restore the object."""
+def _contract_hint(
+    facts: Mapping[str, Any], manifest: Mapping[str, Any], upstream: UpstreamSchema | None
+) -> str:
+    """How to fix a contract difference: adopt or migrate, else restore the object."""
     wanted, installed = manifest["pgflow_version"], facts["pgflow"]["version"]
-    upstream = _upstream(facts, manifest)
     if upstream is not None:
         if not upstream.adoptable:
             return "upstream's migrations to 0.14.x come first, then `pgflow install`"
@@ -200,12 +202,8 @@ def _upstream(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> Upstream
     if facts["pgflow"]["version"] is not None or not facts["pgflow"].get("upstream"):
         return None
     tables = (facts.get("contract") or {}).get("tables") or {}
-    missing = []
-    for name in UPSTREAM_TABLES:
-        have = {c["name"] for c in (tables.get(name) or {}).get("columns", [])}
-        wanted = manifest["contract"]["tables"][name]["columns"]
-        missing += [f"{name}.{c['name']}" for c in wanted if c["name"] not in have]
-    return UpstreamSchema(missing_columns=tuple(missing))
+    present = [f"{t}.{c['name']}" for t, table in tables.items() for c in table["columns"]]
+    return upstream_schema(present, manifest)
 
 
 def _check_pgflow(

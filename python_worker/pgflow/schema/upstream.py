@@ -15,6 +15,7 @@ worker point to them.
 from __future__ import annotations
 
 import importlib.resources
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,14 +98,20 @@ def find_upstream(conn: psycopg.Connection[Any]) -> UpstreamSchema | None:
     row = conn.execute(FOUND).fetchone()
     if row is None or not row[0]:
         return None
-    tables = load_manifest()["contract"]["tables"]
-    wanted = [
-        f"{table}.{column['name']}"
-        for table in UPSTREAM_TABLES
-        for column in tables[table]["columns"]
-    ]
     present = {r[0] for r in conn.execute(_COLUMNS, (list(UPSTREAM_TABLES),))}
-    return UpstreamSchema(missing_columns=tuple(c for c in wanted if c not in present))
+    return upstream_schema(present, load_manifest())
+
+
+def upstream_schema(present: Iterable[str], manifest: Mapping[str, Any]) -> UpstreamSchema:
+    """Return the upstream schema whose tables have the columns ``present``.
+
+    ``present``: ``"table.column"`` names; the result lists which of upstream 0.14's columns
+    (the manifest's, of :data:`UPSTREAM_TABLES`) are not among them.
+    """
+    have = set(present)
+    tables = manifest["contract"]["tables"]
+    wanted = [f"{t}.{c['name']}" for t in UPSTREAM_TABLES for c in tables[t]["columns"]]
+    return UpstreamSchema(missing_columns=tuple(c for c in wanted if c not in have))
 
 
 def adopt(conn: psycopg.Connection[Any], found: UpstreamSchema) -> None:
