@@ -37,6 +37,8 @@ _FUNCTION = re.compile(
     r"(create|comment\s+on|alter)\s+(or\s+replace\s+)?(function|procedure)\b", re.I
 )
 _CREATE = re.compile(r"create\s+(function|procedure)\b", re.I)
+#: Triggers go with the functions they call (CREATE OR REPLACE TRIGGER: PostgreSQL 14+).
+_CREATE_TRIGGER = re.compile(r"create\s+trigger\b", re.I)
 _UPGRADE_NAME = re.compile(r"^(?P<src>[0-9][0-9.]*)--(?P<dst>[0-9][0-9.]*)\.sql$")
 _SECURITY_CALL = "select pgflow._align_owners();\nselect pgflow.setup_security();\n"
 #: The tables upstream pgflow 0.14 defines; our other tables are new to an adopted database.
@@ -53,6 +55,28 @@ _CREATE_VIEW = re.compile(r"create\s+view\s+", re.I)
 
 class BuildError(Exception):
     """A source that does not build, or a released script that changed."""
+
+
+_INCLUDE = re.compile(r"^-- include: (?P<path>\S+)[ \t]*$", re.M)
+
+
+def hand_part(path: Path, ext: Path = EXT) -> str:
+    """A hand-written part with its ``-- include: <path>`` lines expanded.
+
+    Each such line (path relative to ``extension/``) is replaced by that file: DDL that an
+    upgrade and the adoption of upstream both need.
+
+    Raises:
+        BuildError: an included file does not exist.
+    """
+
+    def included(match: re.Match[str]) -> str:
+        target = ext / match["path"]
+        if not target.is_file():
+            raise BuildError(f"{path.name}: included file {match['path']} does not exist")
+        return f"-- ==== {match['path']} ====\n" + target.read_text().rstrip("\n")
+
+    return _INCLUDE.sub(included, path.read_text())
 
 
 def version(ext: Path = EXT) -> str:
@@ -146,15 +170,20 @@ def _code(statement: str) -> str:
 def function_statements(text: str, name: str = "<sql>") -> list[str]:
     """The function part of one source: its CREATE, COMMENT ON and ALTER FUNCTION statements.
 
-    ``create function`` (or ``procedure``) becomes ``create or replace function``; each
+    ``create function`` (or ``procedure``) becomes ``create or replace function``, and
+    ``create trigger`` (triggers call the functions) ``create or replace trigger``; each
     statement keeps its leading comments. Everything else in ``text`` is dropped.
     """
     out = []
     for statement in split_statements(text, name):
         code = _code(statement)
+        head = len(statement) - len(code)
+        if _CREATE_TRIGGER.match(code):
+            replaced = _CREATE_TRIGGER.sub("create or replace trigger", code, count=1)
+            out.append(statement[:head] + replaced)
+            continue
         if not _FUNCTION.match(code):
             continue
-        head = len(statement) - len(code)
         replaced = _CREATE.sub(lambda m: f"create or replace {m.group(1).lower()}", code, count=1)
         out.append(statement[:head] + replaced)
     return out
@@ -219,8 +248,23 @@ def render_upgrade(src: str, dst: str, hand: str, files: list[tuple[str, str]]) 
         parts.append("".join(statements).strip("\n") + "\n")
     if not has_security:
         raise BuildError("no source defines pgflow.setup_security(), which upgrades end with")
+    comments = [c for _, text in files for c in object_comments(text)]
+    parts.append("\n-- ==== comments of tables, views, types and columns, from the sources ====\n")
+    parts.append("".join(comments).strip("\n") + "\n")
     parts.append("\n-- ==== every upgrade ends with ====\n" + _SECURITY_CALL)
     return "".join(parts).replace("@PGFLOW_VERSION@", dst)
+
+
+_OBJECT_COMMENT = re.compile(r"comment\s+on\s+(table|view|type|column)\b", re.I)
+
+
+def object_comments(text: str, name: str = "<sql>") -> list[str]:
+    """Every ``COMMENT ON`` a table, view, type or column of one source.
+
+    Comments are idempotent, so an upgrade and an adoption apply them all: a comment changed
+    in the sources needs nothing hand-written.
+    """
+    return [s for s in split_statements(text, name) if _OBJECT_COMMENT.match(_code(s))]
 
 
 def adopt_statements(files: list[tuple[str, str]]) -> list[str]:
@@ -250,7 +294,7 @@ def adopt_statements(files: list[tuple[str, str]]) -> list[str]:
                 out.append(_CREATE_INDEX.sub("create index if not exists ", statement, count=1))
             elif _CREATE_VIEW.match(code):
                 out.append(_CREATE_VIEW.sub("create or replace view ", statement, count=1))
-            elif re.match(r"comment\s+on\s+(table|view|type|column)\b", code, re.I):
+            elif _OBJECT_COMMENT.match(code):
                 out.append(statement)
     return out
 
@@ -258,8 +302,9 @@ def adopt_statements(files: list[tuple[str, str]]) -> list[str]:
 def render_adopt(hand: str, files: list[tuple[str, str]], dst: str) -> str:
     """The script that adopts an upstream 0.14 database into version ``dst`` (plain SQL).
 
-    Its parts: :func:`adopt_statements`, the hand-written part (``extension/adopt/``), every
-    function statement of the sources (as in an upgrade) and ``select
+    Its parts: the hand-written part (``extension/adopt/``: what changes in upstream's own
+    tables, first, so that indexes on new columns can follow), :func:`adopt_statements`,
+    every function statement of the sources (as in an upgrade) and ``select
     pgflow.setup_security();``.
 
     Raises:
@@ -269,10 +314,10 @@ def render_adopt(hand: str, files: list[tuple[str, str]], dst: str) -> str:
         f"-- Adopt an upstream pgflow 0.14 database into pgflow-py {dst}: generated by\n"
         f"-- extension/build.py from extension/{ADOPT_HAND} and extension/sql/*.sql.\n"
         "-- Do not edit: change the sources and rebuild (make build).\n",
-        "\n-- ==== what upstream lacks, from the sources ====\n",
-        "".join(adopt_statements(files)).strip("\n") + "\n",
         f"\n-- ==== {ADOPT_HAND} ====\n",
         hand if hand.endswith("\n") else hand + "\n",
+        "\n-- ==== what upstream lacks, from the sources ====\n",
+        "".join(adopt_statements(files)).strip("\n") + "\n",
     ]
     for name, text in files:
         statements = function_statements(text, name)
@@ -312,7 +357,7 @@ def generated_scripts(ext: Path = EXT) -> dict[str, str]:
             raise BuildError(f"upgrades/{hand.name}: name it <from>--<to>.sql")
         if match["dst"] == current:
             out[f"pgflow--{hand.name}"] = render_upgrade(
-                match["src"], current, hand.read_text(), files
+                match["src"], current, hand_part(hand, ext), files
             )
     return out
 
@@ -373,7 +418,7 @@ def package_files(ext: Path = EXT, manifest: Path = MANIFEST) -> dict[str, str]:
     """The package's generated data: ``{path under pgflow/: text}`` (sql/, compat/)."""
     files = {f"sql/{name}": text for name, text in scripts(ext).items()}
     files[f"sql/{ADOPT_SCRIPT}"] = render_adopt(
-        (ext / ADOPT_HAND).read_text(), sources(ext), version(ext)
+        hand_part(ext / ADOPT_HAND, ext), sources(ext), version(ext)
     )
     files["compat/manifest.json"] = manifest.read_text()
     return files

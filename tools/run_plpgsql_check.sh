@@ -3,7 +3,8 @@
 # throwaway cluster with pg_cron, pgmq and pgflow installed via CREATE EXTENSION (run
 # make install-extension first). Prints every finding; exits 1 when any has level "error".
 # Warnings (for instance about dynamic SQL whose text is only known at run time) do not fail.
-# Trigger functions are checked against the first table they are attached to, or skipped.
+# Trigger functions are checked against a table they are attached to (one with transition
+# tables first, passed as oldtable / newtable), or skipped.
 # A stub realtime.send (Supabase Realtime's signature) is created first: plpgsql_check also
 # checks constant EXECUTE strings, and pgflow._broadcast calls realtime.send that way, guarded
 # by pgflow._realtime_enabled().
@@ -24,9 +25,15 @@ SQL
 
 report=$(psql -X -v ON_ERROR_STOP=1 -At -F ' | ' <<'SQL'
 with fns as (
-  select p.oid, p.prorettype = 'trigger'::regtype as is_trigger,
-         (select t.tgrelid from pg_trigger t where t.tgfoid = p.oid limit 1) as relid
+  select p.oid, p.prorettype = 'trigger'::regtype as is_trigger, tg.tgrelid as relid,
+         tg.tgoldtable as oldtable, tg.tgnewtable as newtable
   from pg_proc p join pg_language l on l.oid = p.prolang
+  left join lateral (
+    select t.tgrelid, t.tgoldtable, t.tgnewtable from pg_trigger t
+    where t.tgfoid = p.oid
+    order by (t.tgoldtable is not null)::int + (t.tgnewtable is not null)::int desc
+    limit 1
+  ) as tg on true
   where p.pronamespace = 'pgflow'::regnamespace and l.lanname = 'plpgsql'
 )
 select 'checked', count(*)::text, '', '' from fns where not is_trigger or relid is not null
@@ -36,7 +43,8 @@ select r.level, fns.oid::regprocedure::text, coalesce(r.lineno::text, '-'),
 from fns
 cross join lateral plpgsql_check_function_tb(
   fns.oid, coalesce(fns.relid, 0), fatal_errors => false,
-  other_warnings => true, extra_warnings => true
+  other_warnings => true, extra_warnings => true,
+  oldtable => fns.oldtable, newtable => fns.newtable
 ) as r
 where not fns.is_trigger or fns.relid is not null;
 SQL

@@ -2,11 +2,12 @@
 -- python_worker/pgflow/sql/pgflow-adopt-upstream-0.14.sql. The database holds upstream's
 -- tables (flows, steps, deps, runs, step_states, step_tasks, workers, worker_functions),
 -- its type step_task_record, its functions and its runs, and no pgflow-py version.
--- extension/build.py puts before this file what upstream lacks, taken from the sources:
+-- extension/build.py puts after this file what upstream lacks, taken from the sources:
 -- the tables of ours (installed_versions with this version's row, schedules,
--- map_task_inputs), every index (CREATE INDEX IF NOT EXISTS), the views and the comments;
--- after it, every function of this version (CREATE OR REPLACE) and select
--- pgflow.setup_security(). So this file holds only what cannot be taken from the sources.
+-- map_task_inputs, run_events), every index (CREATE INDEX IF NOT EXISTS), the views and
+-- the comments; then every function and trigger of this version (CREATE OR REPLACE) and
+-- select pgflow.setup_security(). So this file holds only what cannot be taken from the
+-- sources: what changes in upstream's own tables.
 -- tests/integration/test_adopt_upstream.py proves that an upstream-shaped database adopted
 -- this way has the catalog of a fresh install and keeps every run.
 
@@ -27,3 +28,7 @@ begin
   end if;
 end
 $$;
+
+-- Run control (#12): new statuses and columns in upstream's runtime tables.
+-- include: sql/021_type_run_control_result.sql
+-- include: changes/0.2.0-run-control.sql

@@ -46,7 +46,10 @@ create table pgflow.runs (
   started_at timestamptz not null default now(),
   completed_at timestamptz,
   failed_at timestamptz,
-  constraint status_is_valid check (status in ('started', 'failed', 'completed')),
+  cancelled_at timestamptz,
+  paused_at timestamptz,
+  rerun_of uuid,
+  constraint status_is_valid check (status in ('started', 'failed', 'completed', 'cancelled', 'paused')),
   constraint runs_remaining_steps_check check (remaining_steps >= 0),
   constraint completed_at_or_failed_at check (not (completed_at is not null and failed_at is not null)),
   constraint completed_at_is_after_started_at check (completed_at is null or completed_at >= started_at),
@@ -55,13 +58,16 @@ create table pgflow.runs (
 
 comment on table pgflow.runs is
 'One row per run (one execution of a flow with a jsonb input). status started -> completed
-| failed. remaining_steps counts steps not yet completed or skipped. output is the object of
-completed leaf-step outputs, set at completion.';
+| failed | cancelled, started <-> paused (pause_run / resume_run), failed -> started
+(retry_run). remaining_steps counts steps not yet completed or skipped. output is the
+object of completed leaf-step outputs, set at completion. pgflow-py columns: cancelled_at
+(cancel_run), paused_at (set while paused), rerun_of (the run this one reruns,
+rerun_flow).';
 
 create index idx_runs_flow_slug on pgflow.runs (flow_slug);
 create index idx_runs_status on pgflow.runs (status);
-create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at)))
-  where status <> 'started';
+create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at, cancelled_at)))
+  where status in ('completed', 'failed', 'cancelled');
 
 create table pgflow.step_states (
   flow_slug text not null references pgflow.flows (flow_slug),
@@ -79,10 +85,12 @@ create table pgflow.step_states (
   output jsonb,
   skip_reason text,
   skipped_at timestamptz,
+  cancelled_at timestamptz,
   constraint step_states_pkey primary key (run_id, step_slug),
   constraint step_states_flow_slug_step_slug_fkey foreign key (flow_slug, step_slug)
     references pgflow.steps (flow_slug, step_slug),
-  constraint status_is_valid check (status in ('created', 'started', 'completed', 'failed', 'skipped')),
+  constraint status_is_valid
+    check (status in ('created', 'started', 'completed', 'failed', 'skipped', 'cancelled')),
   constraint status_and_remaining_tasks_match check (status <> 'completed' or remaining_tasks = 0),
   constraint remaining_tasks_state_consistency check (
     remaining_tasks is null or status not in ('created', 'skipped')
@@ -103,7 +111,9 @@ create table pgflow.step_states (
 
 comment on table pgflow.step_states is
 'One row per step per run. status created -> started -> completed | failed | skipped (also
-created -> completed for taskless maps, created -> skipped / failed by conditions).
+created -> completed for taskless maps, created -> skipped / failed by conditions); an
+unfinished step of a run that ends (failed, cancelled) becomes cancelled (cancelled_at,
+pgflow-py).
 remaining_deps counts unfinished parents; initial_tasks is the task count (NULL until known
 for dependent maps); remaining_tasks counts unfinished tasks (NULL until started); output is
 the step output (map: array of task outputs by task_index), written at completion.';
@@ -135,10 +145,11 @@ create table pgflow.step_tasks (
   requeued_count int not null default 0,
   last_requeued_at timestamptz,
   permanently_stalled_at timestamptz,
+  cancelled_at timestamptz,
   constraint step_tasks_pkey primary key (run_id, step_slug, task_index),
   constraint step_tasks_run_id_step_slug_fkey foreign key (run_id, step_slug)
     references pgflow.step_states (run_id, step_slug),
-  constraint valid_status check (status in ('queued', 'started', 'completed', 'failed')),
+  constraint valid_status check (status in ('queued', 'started', 'completed', 'failed', 'cancelled')),
   constraint output_valid_only_for_completed check (output is null or status in ('completed', 'failed')),
   constraint attempts_count_nonnegative check (attempts_count >= 0),
   constraint pgflow_py_requeued_count_nonnegative check (requeued_count >= 0),
@@ -157,7 +168,8 @@ create table pgflow.step_tasks (
 comment on table pgflow.step_tasks is
 'One row per unit of work: a single step has task 0, a map step one task per element.
 status queued -> started -> completed | failed (started -> queued on retry or stalled
-requeue). message_id is the pgmq message on the flow queue. attempts_count is incremented
+requeue); a queued or started task of a run that ends becomes cancelled (cancelled_at,
+pgflow-py) and loses its message. message_id is the pgmq message on the flow queue. attempts_count is incremented
 by start_tasks; requeued_count by requeue_stalled_tasks (at most 3, then
 permanently_stalled_at is stamped).';
 

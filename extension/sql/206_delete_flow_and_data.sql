@@ -24,6 +24,9 @@ begin
   where mi.run_id = r.run_id and r.flow_slug = p_flow_slug;
   delete from pgflow.step_tasks as t where t.flow_slug = p_flow_slug;
   delete from pgflow.step_states as ss where ss.flow_slug = p_flow_slug;
+  delete from pgflow.run_events as e
+  using pgflow.runs as r
+  where e.run_id = r.run_id and r.flow_slug = p_flow_slug;
   delete from pgflow.runs as r where r.flow_slug = p_flow_slug;
   delete from pgflow.deps as d where d.flow_slug = p_flow_slug;
   delete from pgflow.steps as s where s.flow_slug = p_flow_slug;

@@ -35,6 +35,7 @@ begin
   if v_run_ids is null then
     return;
   end if;
+  perform pgflow._record_events(array['step:started'], v_run_ids, v_step_slugs);
 
   if pgflow._realtime_enabled() then
     perform pgflow._broadcast(ss.run_id, 'step:' || ss.step_slug || ':started',

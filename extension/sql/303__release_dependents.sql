@@ -65,7 +65,8 @@ begin
         else ss.initial_tasks
       end
   from edges as e, pgflow.steps as cs
-  where ss.run_id = e.run_id and ss.step_slug = e.child_slug and ss.status = 'created'
+  -- (a cancelled dependent counts too: it is created again if its failed run is reopened)
+  where ss.run_id = e.run_id and ss.step_slug = e.child_slug and ss.status in ('created', 'cancelled')
     and cs.flow_slug = e.flow_slug and cs.step_slug = e.child_slug;
 end;
 $$;
@@ -73,7 +74,8 @@ $$;
 comment on function pgflow._release_dependents(uuid[], text[]) is
 'Bookkeeping after steps finished: (run_ids[i], step_slugs[i]) is a step that has just
 become completed or skipped. Each run''s remaining_steps drops by its number of finished
-steps; each created dependent''s remaining_deps drops by its number of finished parents;
+steps; each created (or cancelled: reset if its failed run is reopened) dependent''s
+remaining_deps drops by its number of finished parents;
 a dependent map whose task count is still unknown gets it: 0 after a skipped parent, the
 parent''s task count for a parent map, the length of the parent''s array output for a
 single parent. Starts nothing and completes nothing (_advance_runs does). Must be called

@@ -16,6 +16,7 @@ begin
     update pgflow.runs as r
     set status = 'completed',
         completed_at = now(),
+        paused_at = null,
         output = (
           select jsonb_object_agg(ss.step_slug, ss.output)
           from pgflow.step_states as ss
@@ -27,13 +28,17 @@ begin
             )
         )
     where r.run_id = any(_complete_runs.run_ids)
-      and r.status is not distinct from 'started'
+      and (r.status is not distinct from 'started' or r.status is not distinct from 'paused')
       and r.remaining_steps = 0
     returning r.run_id
   )
   select array_agg(c.run_id) into v_run_ids from completed as c;
+  if v_run_ids is null then
+    return;
+  end if;
+  perform pgflow._record_events(array['run:completed'], v_run_ids);
 
-  if v_run_ids is not null and pgflow._realtime_enabled() then
+  if pgflow._realtime_enabled() then
     perform pgflow._broadcast(r.run_id, 'run:completed',
       jsonb_build_object(
         'event_type', 'run:completed',
@@ -51,8 +56,8 @@ end;
 $$;
 
 comment on function pgflow._complete_runs(uuid[]) is
-'Completes every run of run_ids (uuid[]) that is started with remaining_steps = 0: status
-completed, completed_at now, output a jsonb object {leaf_step_slug: output} over its
+'Completes every run of run_ids (uuid[]) that is started or paused with remaining_steps = 0:
+status completed, completed_at now (paused_at cleared), output a jsonb object {leaf_step_slug: output} over its
 completed leaf steps (steps no other step depends on; skipped leaves are omitted; NULL
 when there is none); broadcasts run:completed for each, in run_id order, when realtime is
 on. Leaves every other run alone (never completes a failed run), so a repeated call

@@ -11,13 +11,16 @@ declare
 begin
   update pgflow.runs as r
   set status = 'failed',
-      failed_at = now()
+      failed_at = now(),
+      paused_at = null
   where r.run_id = _fail_run.run_id
-    and r.status = 'started'
+    and r.status in ('started', 'paused')
   returning r.* into v_run;
   if not found then
     return;
   end if;
+  perform pgflow._record_events(array['run:failed'], array[v_run.run_id], details => array[case when _fail_run.error_message is not null
+               then jsonb_build_object('error_message', _fail_run.error_message) end]);
 
   if pgflow._realtime_enabled() then
     perform pgflow._broadcast(v_run.run_id, 'run:failed',
@@ -33,19 +36,15 @@ begin
       end);
   end if;
 
-  -- Every queued or started task of the run loses its message (late reports are no-ops).
-  perform pgflow._archive_messages(v_run.flow_slug, array(
-    select t.message_id
-    from pgflow.step_tasks as t
-    where t.run_id = v_run.run_id
-      and t.status in ('queued', 'started')
-      and t.message_id is not null
-  ));
+  -- Nothing of the run stays live: unfinished steps and tasks are cancelled, their messages
+  -- archived (late reports are no-ops).
+  perform pgflow._cancel_unfinished_work(array[v_run.run_id]);
 end;
 $$;
 
 comment on function pgflow._fail_run(uuid, text) is
-'Fails run run_id if it is still started: status failed, failed_at now; broadcasts
-run:failed (with error_message unless NULL); archives the messages of all its queued and
-started tasks so no worker picks them up again. remaining_steps is left as it is.
-No-op for a run that is already completed or failed.';
+'Fails run run_id if it is still started or paused: status failed, failed_at now (paused_at
+cleared); broadcasts run:failed (with error_message unless NULL); its unfinished steps and
+tasks are cancelled and their messages archived (_cancel_unfinished_work) so no worker picks
+them up again. remaining_steps is left as it is. No-op for a run that is already
+completed, failed or cancelled.';

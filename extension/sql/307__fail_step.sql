@@ -22,6 +22,10 @@ begin
     and ss.step_slug = _fail_step.step_slug
     and ss.status in ('created', 'started')
   returning ss.* into v_state;
+  if found then
+    perform pgflow._record_events(array['step:failed'], array[v_state.run_id], array[v_state.step_slug],
+      details => array[jsonb_build_object('error_message', v_state.error_message)]);
+  end if;
 
   if found and pgflow._realtime_enabled() then
     perform pgflow._broadcast(v_state.run_id, 'step:' || v_state.step_slug || ':failed',

@@ -21,11 +21,12 @@ begin
     set status = 'skipped',
         skip_reason = _skip_steps.skip_reason,
         skipped_at = now(),
+        failed_at = null,
         error_message = coalesce(_skip_steps.error_message, ss.error_message),
         remaining_tasks = null
     where ss.run_id = _skip_steps.run_id
       and ss.step_slug = any(_skip_steps.step_slugs)
-      and ss.status in ('created', 'started')
+      and ss.status in ('created', 'started', 'failed')
     returning ss.flow_slug, ss.step_slug
   )
   select min(sk.flow_slug), array_agg(sk.step_slug order by s.step_index)
@@ -35,16 +36,12 @@ begin
   if v_slugs is null then
     return '{}'::text[];
   end if;
+  perform pgflow._record_events(array['step:skipped'],
+    array_fill(_skip_steps.run_id, array[cardinality(v_slugs)]), v_slugs,
+    details => array_fill(jsonb_build_object('skip_reason', _skip_steps.skip_reason), array[cardinality(v_slugs)]));
 
-  -- Their queued and started tasks will not be needed: messages to the archive.
-  perform pgflow._archive_messages(v_flow_slug, array(
-    select t.message_id
-    from pgflow.step_tasks as t
-    where t.run_id = _skip_steps.run_id
-      and t.step_slug = any(v_slugs)
-      and t.status in ('queued', 'started')
-      and t.message_id is not null
-  ));
+  -- Their queued and started tasks will not be needed: cancelled, messages to the archive.
+  perform pgflow._cancel_tasks(array_fill(_skip_steps.run_id, array[cardinality(v_slugs)]), v_slugs);
 
   -- step:skipped in step_index order; after a handler failure (error_message given) the
   -- event carries the error and no flow_slug, as upstream's.
@@ -78,10 +75,11 @@ end;
 $$;
 
 comment on function pgflow._skip_steps(uuid, text[], text, text) is
-'Skips the steps step_slugs (text[]) of run run_id that are created or started: status
-skipped, skip_reason (condition_unmet, handler_failed or dependency_skipped), skipped_at
-now, remaining_tasks NULL, error_message when given; archives the messages of their queued
-and started tasks; broadcasts step:skipped per step in step_index order when realtime is on
+'Skips the steps step_slugs (text[]) of run run_id that are created, started or failed
+(skip_step): status skipped, skip_reason (condition_unmet, handler_failed,
+dependency_skipped, or skipped_by_operator), skipped_at now, failed_at cleared,
+remaining_tasks NULL, error_message when given; their queued and started tasks are
+cancelled and their messages archived (_cancel_tasks); broadcasts step:skipped per step in step_index order when realtime is on
 (with error_message and without flow_slug when error_message is given, as upstream).
 Returns the slugs it skipped, in step_index order ({} when none: a repeated call skips
 nothing). Does not touch remaining_steps or dependents: callers release them

@@ -46,6 +46,8 @@ begin
 
     exit when v_done = 0;
     v_total := v_total + v_done;
+    perform pgflow._record_events(array['step:completed'],
+      array_fill(cascade_complete_taskless_steps.run_id, array[v_done]), v_slugs);
     perform pgflow._release_dependents(
       array_fill(cascade_complete_taskless_steps.run_id, array[v_done]), v_slugs);
 

@@ -107,6 +107,20 @@ begin
       message = format('Run %s already exists', start_flow.run_id);
   end if;
 
+  -- AUDIT: the run started (from rerun_flow: which run it reruns), and so did its root steps
+  -- when they were created started.
+  perform pgflow._record_events(e.events, array_fill(v_run.run_id, array[cardinality(e.events)]),
+    e.step_slugs, details => e.details, default_actor => 'app')
+  from (
+    select array['run:started'] || coalesce(array_agg('step:started'::text order by s.step_index), '{}') as events,
+           array[null::text] || coalesce(array_agg(s.step_slug order by s.step_index), '{}') as step_slugs,
+           array[case when coalesce(pg_catalog.current_setting('pgflow.rerun_of', true), '') <> ''
+                      then jsonb_build_object('rerun_of', pg_catalog.current_setting('pgflow.rerun_of', true))
+                 end] as details
+    from pgflow.steps as s
+    where s.flow_slug = start_flow.flow_slug and s.deps_count = 0 and not v_settle
+  ) as e;
+
   if v_realtime then
     perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
       'event_type', 'run:started',

@@ -18,6 +18,9 @@ begin
       output = _fail_task_with_type_violation.output,
       error_message = format('[TYPE_VIOLATION] Produced %s instead of array', produced)
   where t.run_id = (task).run_id and t.step_slug = (task).step_slug and t.task_index = (task).task_index;
+  perform pgflow._record_events(array['task:failed'], array[(task).run_id], array[(task).step_slug],
+    array[(task).task_index], array[jsonb_build_object('attempt', (task).attempts_count,
+      'error_message', format('[TYPE_VIOLATION] Produced %s instead of array', produced), 'retry', false)]);
 
   -- The step fails, and the run with it (run:failed without error_message, as upstream).
   perform pgflow._fail_step((task).run_id, (task).step_slug,

@@ -47,6 +47,7 @@ begin
   if v_steps_run_ids is null then
     return;
   end if;
+  perform pgflow._record_events(array['step:completed'], v_steps_run_ids, v_steps_slugs);
 
   if pgflow._realtime_enabled() then
     perform pgflow._broadcast(ss.run_id, 'step:' || ss.step_slug || ':completed',

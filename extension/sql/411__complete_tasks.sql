@@ -45,13 +45,15 @@ begin
         when u.attempt is not null and u.attempt between 1 and tk.attempts_count - 1 then 'stale_attempt'
         when u.attempt is not null and u.attempt is distinct from tk.attempts_count then 'unknown_attempt'
         when r.status = 'failed' then 'run_failed'
+        when r.status = 'cancelled' then 'run_cancelled'
+        when tk.status = 'cancelled' then 'task_cancelled'
         when ss.status <> 'started' then 'step_not_started'
         when tk.status <> 'started' then 'task_not_started'
         when pg_column_size(u.output) > v_limit then 'payload_too_large'
         -- (a single step has one task: map steps of many tasks never pay for the lookup)
         when ss.initial_tasks = 1 and jsonb_typeof(u.output) is distinct from 'array'
              and pgflow._map_step_fed_by(tk.flow_slug, tk.step_slug) is not null then 'type_violation'
-        when r.status is distinct from 'started' then 'run_failed'
+        when r.status not in ('started', 'paused') then 'run_failed'
       end as reason
     from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
                 _complete_tasks.outputs, _complete_tasks.attempts)
@@ -188,6 +190,7 @@ NULL), status (the task''s status after the call, NULL for an unknown task), out
 reason and detail: completed (reason NULL), failed (type_violation; detail: the task''s
 error), refused (payload_too_large; detail: "Output of task <step>[<i>] of run <id> is <n>
 bytes, over the limit of <limit> bytes ...") or ignored (unknown_task, stale_attempt,
-unknown_attempt, run_failed, step_not_started, task_not_started; detail NULL). The caller
+unknown_attempt, run_failed, run_cancelled, task_cancelled, step_not_started,
+task_not_started; detail NULL). The caller
 holds the locks of the runs, step_states and step_tasks named (lock order run ->
 step_state -> step_task). pgflow-py internal.';

@@ -7,6 +7,7 @@ create function pgflow._fail_task(
   task_index int,
   error_message text,
   attempt int,
+  permanent boolean default false,
   out outcome text,
   out reason text
 )
@@ -41,6 +42,13 @@ begin
                    then 'stale_attempt' else 'unknown_attempt' end;
     return;
   end if;
+  -- GUARD: a cancelled task (its run ended, or it was cancelled) stays as it is.
+  if v_task.status = 'cancelled' then
+    outcome := 'ignored';
+    reason := case v_run.status when 'failed' then 'run_failed' when 'cancelled' then 'run_cancelled'
+                                else 'task_cancelled' end;
+    return;
+  end if;
   -- GUARD: the run already failed: a started task is closed as failed, no retry.
   if v_run.status = 'failed' then
     if v_task.status = 'started' then
@@ -48,6 +56,9 @@ begin
       set status = 'failed', failed_at = now(), error_message = _fail_task.error_message
       where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
         and t.task_index = _fail_task.task_index;
+      perform pgflow._record_events(array['task:failed'], array[_fail_task.run_id],
+        array[_fail_task.step_slug], array[_fail_task.task_index], array[jsonb_build_object(
+          'attempt', v_task.attempts_count, 'error_message', _fail_task.error_message, 'retry', false)]);
       outcome := 'failed';
     else
       outcome := 'ignored';
@@ -76,13 +87,16 @@ begin
 
   -- MUTATE (retry): the task is queued again; its message reappears after the backoff
   -- floor(base_delay * 2^attempts_count) seconds, measured on the database clock.
-  if v_task.attempts_count < v_max_attempts then
+  if v_task.attempts_count < v_max_attempts and not coalesce(_fail_task.permanent, false) then
     v_delay := pgflow.calculate_retry_delay(v_base_delay, v_task.attempts_count);
     update pgflow.step_tasks as t
     set status = 'queued', started_at = null, failed_at = null, error_message = _fail_task.error_message,
         permanently_stalled_at = null
     where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
       and t.task_index = _fail_task.task_index;
+    perform pgflow._record_events(array['task:failed'], array[_fail_task.run_id],
+      array[_fail_task.step_slug], array[_fail_task.task_index], array[jsonb_build_object(
+        'attempt', v_task.attempts_count, 'error_message', _fail_task.error_message, 'retry', true)]);
     update pgflow.step_states as ss
     set error_message = null, failed_at = null
     where ss.run_id = _fail_task.run_id and ss.step_slug = _fail_task.step_slug;
@@ -101,6 +115,10 @@ begin
       where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
         and t.task_index = _fail_task.task_index;
     end if;
+    -- A paused run starts no task: the retry waits for resume_run.
+    if v_run.status = 'paused' then
+      perform pgflow._park_queued_tasks(array[_fail_task.run_id]);
+    end if;
     outcome := 'retried'; reason := null;
     return;
   end if;
@@ -110,6 +128,9 @@ begin
   set status = 'failed', failed_at = now(), error_message = _fail_task.error_message
   where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
     and t.task_index = _fail_task.task_index;
+  perform pgflow._record_events(array['task:failed'], array[_fail_task.run_id],
+    array[_fail_task.step_slug], array[_fail_task.task_index], array[jsonb_build_object(
+      'attempt', v_task.attempts_count, 'error_message', _fail_task.error_message, 'retry', false)]);
   perform pgflow._archive_task_message(_fail_task.run_id, _fail_task.step_slug, _fail_task.task_index);
 
   if v_step.when_exhausted = 'fail' then
@@ -122,9 +143,10 @@ begin
 end;
 $$;
 
-comment on function pgflow._fail_task(uuid, text, int, text, int) is
+comment on function pgflow._fail_task(uuid, text, int, text, int, boolean) is
 'Applies one failure report for task (run_id, step_slug, task_index) with error_message,
-claimed as attempt (NULL: no fence); the caller (fail_tasks) holds the run, step_state and
+claimed as attempt (NULL: no fence); permanent true: no retry whatever attempts remain (the
+task is exhausted at once); the caller (fail_tasks) holds the run, step_state and
 step_task locks. Returns (outcome, reason): retried (NULL: queued again, message hidden for
 calculate_retry_delay(base_delay, attempts_count) seconds, or a fresh message when the
 stalled-task requeue archived it); failed with exhausted (attempts used up: the task fails
@@ -132,5 +154,6 @@ and when_exhausted fails the step and run, skips the step, or skips it with its
 dependents); failed with run_failed (the run had failed: a started task is closed without
 retry); ignored with unknown_task, stale_attempt (attempt is an earlier attempt than the
 task''s attempts_count: nothing written), unknown_attempt (an attempt the task never had:
-0, negative, or beyond attempts_count; nothing written), run_failed (task not started), step_not_started (only
+0, negative, or beyond attempts_count; nothing written), run_failed (task not started),
+run_cancelled or task_cancelled (the task was cancelled: nothing written), step_not_started (only
 the message archived) or task_not_started. pgflow-py internal.';

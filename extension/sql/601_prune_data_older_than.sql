@@ -25,32 +25,42 @@ begin
     execute format(
       'delete from pgmq.%I as q using pgflow.step_tasks as t, pgflow.runs as r
        where q.msg_id = t.message_id and t.flow_slug = $1 and r.run_id = t.run_id
-         and r.status in (''completed'', ''failed'') and coalesce(r.completed_at, r.failed_at) < $2',
+         and r.status in (''completed'', ''failed'', ''cancelled'')
+         and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < $2',
       pgmq.format_table_name(v_flow.flow_slug, 'q')
     ) using v_flow.flow_slug, v_cutoff;
     execute format('delete from pgmq.%I where archived_at < $1', pgmq.format_table_name(v_flow.flow_slug, 'a'))
       using v_cutoff;
   end loop;
 
-  -- Finished runs before the cutoff, children first (idx_runs_ended_at finds them).
+  -- Finished runs before the cutoff, children and audit trail first (idx_runs_ended_at
+  -- finds them).
   delete from pgflow.map_task_inputs as mi
   using pgflow.runs as r
-  where mi.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
+  where mi.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
   delete from pgflow.step_tasks as t
   using pgflow.runs as r
-  where t.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
+  where t.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
   delete from pgflow.step_states as ss
   using pgflow.runs as r
-  where ss.run_id = r.run_id and r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
+  where ss.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
+  delete from pgflow.run_events as e
+  using pgflow.runs as r
+  where e.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
   delete from pgflow.runs as r
-  where r.status <> 'started' and coalesce(r.completed_at, r.failed_at) < v_cutoff;
+  where r.status in ('completed', 'failed', 'cancelled')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
 end;
 $$;
 
 comment on function pgflow.prune_data_older_than(interval) is
 'Deletes history older than retention_interval (cutoff = now() - retention_interval):
-workers whose last heartbeat is older; runs completed or failed before the cutoff with all
-their step_tasks, map_task_inputs and step_states (and their messages still in the queue); archived
-messages (pgmq.a_<flow>) archived before the cutoff. Runs still started are never
-touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
+workers whose last heartbeat is older; runs completed, failed or cancelled before the
+cutoff with all their step_tasks, map_task_inputs, step_states and run_events (and their
+messages still in the queue); archived messages (pgmq.a_<flow>) archived before the
+cutoff. Runs still started or paused are never touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
 this function as copy-paste documentation; pgflow-py installs it.';

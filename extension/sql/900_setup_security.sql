@@ -48,7 +48,7 @@ begin
   alter function pgflow.complete_task(uuid, text, int, jsonb, int) security definer;
   alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]) security definer;
   alter function pgflow.fail_task(uuid, text, int, text, int) security definer;
-  alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[]) security definer;
+  alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[], boolean[]) security definer;
   alter function pgflow.ensure_flow_compiled(text, jsonb, boolean) security definer;
   alter function pgflow.sync_flow_options(text, jsonb) security definer;
   alter function pgflow.register_worker(uuid, text, text) security definer;
@@ -56,6 +56,13 @@ begin
   alter function pgflow.deprecate_worker(uuid) security definer;
   alter function pgflow.mark_worker_stopped(uuid) security definer;
   alter function pgflow.track_worker_function(text) security definer;
+  alter function pgflow.cancel_run(uuid, text, text, text) security definer;
+  alter function pgflow.pause_run(uuid, text, text, text) security definer;
+  alter function pgflow.resume_run(uuid, text, text, text) security definer;
+  alter function pgflow.retry_run(uuid, text, text, text) security definer;
+  alter function pgflow.rerun_flow(uuid, text, text, text) security definer;
+  alter function pgflow.skip_step(uuid, text, text, text, text) security definer;
+  alter function pgflow.complete_step(uuid, text, jsonb, text, text, text) security definer;
 
   -- 3. Nothing for PUBLIC (functions are executable by PUBLIC by default).
   revoke all on schema pgflow from public;
@@ -65,7 +72,7 @@ begin
 
   -- 4. The group roles, when absent and this role may create them. Roles are cluster-wide:
   --    other databases of the cluster share them.
-  foreach v_role in array array['pgflow_worker', 'pgflow_client', 'pgflow_upstream_worker'] loop
+  foreach v_role in array array['pgflow_worker', 'pgflow_client', 'pgflow_operator', 'pgflow_upstream_worker'] loop
     if pg_catalog.to_regrole(v_role) is null then
       begin
         execute format('create role %I nologin', v_role);
@@ -88,7 +95,8 @@ begin
     revoke all on all routines in schema pgflow from pgflow_worker;
     grant usage on schema pgflow to pgflow_worker;
     grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
-      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks
+      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
+      pgflow.run_events
       to pgflow_worker;
     grant execute on function
       pgflow.version(),
@@ -104,12 +112,14 @@ begin
       pgflow.complete_task(uuid, text, int, jsonb, int),
       pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]),
       pgflow.fail_task(uuid, text, int, text, int),
-      pgflow.fail_tasks(uuid[], text[], int[], text[], int[]),
+      pgflow.fail_tasks(uuid[], text[], int[], text[], int[], boolean[]),
       pgflow.worker_heartbeat(uuid),
       pgflow.recover_stalled_tasks(),
       pgflow.requeue_stalled_tasks(),
       pgflow.deprecate_worker(uuid),
-      pgflow.mark_worker_stopped(uuid)
+      pgflow.mark_worker_stopped(uuid),
+      pgflow.cancelled_tasks(uuid[], text[], int[]),
+      pgflow.get_run_events(uuid)
       to pgflow_worker;
     v_granted := v_granted || 'pgflow_worker'::text;
   end if;
@@ -119,15 +129,40 @@ begin
     revoke all on all routines in schema pgflow from pgflow_client;
     grant usage on schema pgflow to pgflow_client;
     grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
-      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks
+      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
+      pgflow.run_events
       to pgflow_client;
     grant execute on function
       pgflow.version(),
       pgflow.start_flow(text, jsonb, uuid),
       pgflow.start_flow_with_states(text, jsonb, uuid),
-      pgflow.get_run_with_states(uuid)
+      pgflow.get_run_with_states(uuid),
+      pgflow.get_run_events(uuid)
       to pgflow_client;
     v_granted := v_granted || 'pgflow_client'::text;
+  end if;
+
+  if pg_catalog.to_regrole('pgflow_operator') is not null then
+    revoke all on all tables in schema pgflow from pgflow_operator;
+    revoke all on all routines in schema pgflow from pgflow_operator;
+    grant usage on schema pgflow to pgflow_operator;
+    grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
+      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
+      pgflow.run_events, pgflow.workers
+      to pgflow_operator;
+    grant execute on function
+      pgflow.version(),
+      pgflow.get_run_with_states(uuid),
+      pgflow.get_run_events(uuid),
+      pgflow.cancel_run(uuid, text, text, text),
+      pgflow.pause_run(uuid, text, text, text),
+      pgflow.resume_run(uuid, text, text, text),
+      pgflow.retry_run(uuid, text, text, text),
+      pgflow.rerun_flow(uuid, text, text, text),
+      pgflow.skip_step(uuid, text, text, text, text),
+      pgflow.complete_step(uuid, text, jsonb, text, text, text)
+      to pgflow_operator;
+    v_granted := v_granted || 'pgflow_operator'::text;
   end if;
 
   if pg_catalog.to_regrole('pgflow_upstream_worker') is not null then
@@ -143,16 +178,20 @@ comment on function pgflow.setup_security() is
 'Applies pgflow''s privilege model to schema pgflow; idempotent. Pins search_path =
 pg_catalog, pg_temp on every function; makes the worker- and client-facing functions that
 write SECURITY DEFINER; revokes everything in the schema from PUBLIC; creates the NOLOGIN
-group roles pgflow_worker, pgflow_client and pgflow_upstream_worker when absent (without CREATEROLE: a NOTICE per
-role, and that role gets nothing); then grants each existing role exactly its privileges.
-pgflow_worker: USAGE on the schema, SELECT on installed_versions, flows, steps, deps, runs,
-step_states, step_tasks and permanently_stalled_tasks, EXECUTE on version,
+group roles pgflow_worker, pgflow_client, pgflow_operator and pgflow_upstream_worker when
+absent (without CREATEROLE: a NOTICE per role, and that role gets nothing); then grants
+each existing role exactly its privileges. pgflow_worker: USAGE on the schema, SELECT on
+installed_versions, flows, steps, deps, runs, step_states, step_tasks,
+permanently_stalled_tasks and run_events, EXECUTE on version,
 ensure_flow_compiled, sync_flow_options, track_worker_function, register_worker, sync_flow_schedule,
 enable_flow_notify, read_tasks, read_and_start_tasks, start_tasks, complete_task,
 complete_tasks, fail_task, fail_tasks, worker_heartbeat,
-recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker and mark_worker_stopped.
-pgflow_client: the same USAGE and SELECT, EXECUTE on version, start_flow,
-start_flow_with_states and get_run_with_states. pgflow_upstream_worker: what an upstream
+recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker, mark_worker_stopped,
+cancelled_tasks and get_run_events. pgflow_client: the same USAGE and SELECT, EXECUTE on
+version, start_flow, start_flow_with_states, get_run_with_states and get_run_events (not the
+run-control verbs). pgflow_operator: the same USAGE and SELECT plus workers, EXECUTE on
+version, get_run_with_states, get_run_events and the run-control verbs cancel_run,
+pause_run, resume_run, retry_run, rerun_flow, skip_step and complete_step. pgflow_upstream_worker: what an upstream
 pgflow worker needs (_grant_upstream_worker). Returns the roles that got their grants.
 Run by the install and upgrade scripts; run it again (as the schema owner) after creating
 a missing role. Executable by the owner only. pgflow-py extension.';

@@ -96,3 +96,11 @@ _queue_step_tasks when the step starts, read by start_tasks / read_and_start_tas
 index probe and one small value per task), so a claim costs the same whatever the
 array''s size. Deleted with its run (prune_data_older_than, delete_flow_and_data). A map
 task without a chunk here (queued before 0.2.0) gets its element from the array as before.';
+
+-- Changed (#12): run control. New statuses and columns in the runtime tables (shared with
+-- the adoption of upstream), the audit trail, and finished runs indexed with cancelled ones.
+-- include: sql/021_type_run_control_result.sql
+-- include: changes/0.2.0-run-control.sql
+create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at, cancelled_at)))
+  where status in ('completed', 'failed', 'cancelled');
+-- include: sql/056_tables_run_events.sql

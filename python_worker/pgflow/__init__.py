@@ -11,6 +11,7 @@ cluster in :mod:`pgflow.dev`, every exception in :mod:`pgflow.errors`.
 
 from pgflow._version import __version__
 from pgflow.client import AsyncClient, Client, Run, RunState, StepState
+from pgflow.client.records import RetryingTask, RunControlResult, RunEvent
 from pgflow.context import Context
 from pgflow.dsl import Flow, Job, Step
 from pgflow.errors import (
@@ -21,14 +22,19 @@ from pgflow.errors import (
     FlowNotFound,
     FlowShapeMismatch,
     InstallError,
+    InvalidControlArgument,
     InvalidRunId,
     InvalidRunInput,
     NoDatabaseConfigured,
+    PermanentError,
+    PermissionDenied,
     PgflowError,
     RunAlreadyExists,
     RunNotFound,
+    RunStateError,
     RunTimeout,
     SchemaVersionMismatch,
+    StepNotFound,
     WorkerStartupError,
 )
 from pgflow.schema.check import SchemaReport, check_schema
@@ -49,20 +55,28 @@ __all__ = [
     "FlowShapeMismatch",
     "InstallError",
     "InstallReport",
+    "InvalidControlArgument",
     "InvalidRunId",
     "InvalidRunInput",
     "Job",
     "MigrateReport",
     "NoDatabaseConfigured",
+    "PermanentError",
+    "PermissionDenied",
     "PgflowError",
+    "RetryingTask",
     "Run",
     "RunAlreadyExists",
+    "RunControlResult",
+    "RunEvent",
     "RunNotFound",
     "RunState",
+    "RunStateError",
     "RunTimeout",
     "SchemaReport",
     "SchemaVersionMismatch",
     "Step",
+    "StepNotFound",
     "StepState",
     "Worker",
     "WorkerConfig",

@@ -61,6 +61,18 @@ class Context:
             alike can check ``ctx.shutdown.is_set()`` and stop early.
         timeout_seconds: the task's timeout (step, else flow, else 60 s); the handler is
             cancelled (async) or abandoned (sync) after it and the task fails.
+        cancelled: set when the worker learns that this task was cancelled while its
+            handler runs: its run was cancelled (``pgflow.cancel_run``) or failed, or its
+            step was skipped or completed by hand. The worker asks the database at every
+            heartbeat (``--heartbeat-interval``, 5 s by default) while tasks run, so a
+            handler learns it within about one interval. A :class:`threading.Event`: a
+            sync handler (in its own thread, which nothing can stop) checks
+            ``ctx.cancelled.is_set()`` and returns early; an ``async def`` handler is
+            moreover cancelled (:class:`asyncio.CancelledError` is raised where it
+            awaits). Whatever the handler returns or raises afterwards is discarded (SQL
+            already closed the task and ignores a late report) and it is not an error: the
+            worker logs ``result discarded: run cancelled`` (or ``run failed``, ``task
+            cancelled``) once, at INFO. Never set in upstream mode.
     """
 
     flow_slug: str
@@ -74,6 +86,7 @@ class Context:
     shutdown: threading.Event
     timeout_seconds: int
     flow_input_source: FlowInputSource = field(repr=False, compare=False)
+    cancelled: threading.Event = field(default_factory=threading.Event, repr=False, compare=False)
 
     @property
     def flow_input(self) -> Any:

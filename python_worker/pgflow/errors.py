@@ -71,6 +71,60 @@ class InvalidRunId(PgflowError, ValueError):
     """A run_id that is not a uuid (such as ``""`` or ``"   "``)."""
 
 
+class StepNotFound(PgflowError):
+    """The run has no step with the given slug (``skip_step``, ``complete_step``)."""
+
+
+class RunStateError(PgflowError):
+    """A run-control verb does not apply to the run (or step) in its current status.
+
+    Raised for SQLSTATE 55000 (object_not_in_prerequisite_state), e.g. ``cancel_run`` of a
+    completed run or ``retry_run`` of a started one; nothing was changed. A call given an
+    ``expected_status`` the run has left does not raise: it returns ``changed=False``.
+
+    Attributes:
+        verb: the SQL verb that refused (``cancel_run``, ``skip_step``, ...), or None.
+        run_id: the run, as text, or None when the message did not name it.
+        status: the run's status the verb found, or None when the message did not name it.
+        step_slug: for ``skip_step`` / ``complete_step``, the step; else None.
+        step_status: the step's status the verb found (step verbs), else None.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        verb: str | None = None,
+        run_id: str | None = None,
+        status: str | None = None,
+        step_slug: str | None = None,
+        step_status: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.verb = verb
+        self.run_id = run_id
+        self.status = status
+        self.step_slug = step_slug
+        self.step_status = step_status
+
+
+class InvalidControlArgument(PgflowError, ValueError):
+    """A run-control verb refused its arguments; nothing was changed.
+
+    A blank actor, an ``expected_status`` that is not a run status, or a ``complete_step``
+    output that is not JSON-serialisable, not an array where the step's dependents need
+    one, or larger than ``pgflow.max_payload_bytes``.
+    """
+
+
+class PermissionDenied(PgflowError, PermissionError):
+    """The database role may not do this (SQLSTATE 42501, insufficient_privilege).
+
+    The run-control verbs need the ``pgflow_operator`` role (or the schema owner); the
+    ``pgflow_client`` role may start and read runs only.
+    """
+
+
 # ---------------------------------------------------------------- flow definitions
 
 
@@ -106,6 +160,29 @@ class WorkerStartupError(PgflowError):
     """
 
     exit_code = 2
+
+
+class PermanentError(PgflowError):
+    """Raised by a step handler for a failure no retry can cure: the task fails at once.
+
+    The worker reports the task failed with ``permanent`` set (``pgflow.fail_tasks``), so
+    the remaining attempts are not spent: the step's ``when_exhausted`` applies right away
+    (fail the run, skip the step, or skip it with its dependents). The stored error text is
+    ``"<ExceptionType>: <message>"``, as for any handler error. Subclass it to name your
+    own permanent failures; every other exception is retried while attempts remain.
+
+    A handler returning a value that is not JSON-serialisable fails its task at once in the
+    same way. In upstream mode (a database with upstream pgflow's SQL only) the permanence
+    is lost: the failure is retried as an ordinary one.
+
+    Example::
+
+        @flow.step()
+        def charge(input):
+            if input["amount"] < 0:
+                raise PermanentError(f"negative amount {input['amount']}")
+            ...
+    """
 
 
 class FlowShapeMismatch(WorkerStartupError):

@@ -23,16 +23,18 @@ select results_eq(
 select is(pgflow_tests.queue_count('three_roots'), 0::bigint, 'the queued and the started task''s messages left the queue');
 select is(pgflow_tests.queue_count('three_roots', 'a'), 3::bigint, 'they are archived, not deleted');
 
--- TEST: step and task rows are not rewritten
+-- TEST: unfinished steps and tasks are cancelled (cancelled_at now); finished ones keep theirs
 select results_eq(
-  format($$select step_slug, status from pgflow.step_states where run_id = %L order by step_slug$$, :'run_id'),
-  $$values ('busy'::text, 'started'::text), ('done', 'completed'), ('waiting', 'started')$$,
-  'step states keep their status'
+  format($$select step_slug, status, cancelled_at is not distinct from now() from pgflow.step_states
+           where run_id = %L order by step_slug$$, :'run_id'),
+  $$values ('busy'::text, 'cancelled'::text, true), ('done', 'completed', false), ('waiting', 'cancelled', true)$$,
+  'the started steps are cancelled with cancelled_at now; the completed step stays completed'
 );
 select results_eq(
-  format($$select step_slug, status from pgflow.step_tasks where run_id = %L order by step_slug$$, :'run_id'),
-  $$values ('busy'::text, 'started'::text), ('done', 'completed'), ('waiting', 'queued')$$,
-  'tasks keep their status'
+  format($$select step_slug, status, cancelled_at is not distinct from now() from pgflow.step_tasks
+           where run_id = %L order by step_slug$$, :'run_id'),
+  $$values ('busy'::text, 'cancelled'::text, true), ('done', 'completed', false), ('waiting', 'cancelled', true)$$,
+  'the started and the queued task are cancelled with cancelled_at now; the completed task stays completed'
 );
 
 select * from finish();

@@ -24,17 +24,18 @@ select results_eq(
 );
 select is(pgflow_tests.queue_count('sequential'), 0::bigint, 'the started task''s message is archived');
 
--- TEST: only that step changes; the task row is the caller's job
+-- TEST: the run's unfinished work is cancelled with it (cancelled_at now)
 select results_eq(
-  format($$select step_slug, status from pgflow.step_states where run_id = %L and step_slug <> 'first'
-           order by step_slug$$, :'run_id'),
-  $$values ('last'::text, 'created'::text), ('second', 'created')$$,
-  'the other steps stay created'
+  format($$select step_slug, status, cancelled_at is not distinct from now() from pgflow.step_states
+           where run_id = %L and step_slug <> 'first' order by step_slug$$, :'run_id'),
+  $$values ('last'::text, 'cancelled'::text, true), ('second', 'cancelled', true)$$,
+  'the other (created) steps are cancelled with cancelled_at now'
 );
-select is(
-  (select status from pgflow.step_tasks where run_id = :'run_id' and step_slug = 'first'),
-  'started',
-  'the task row is not changed'
+select results_eq(
+  format($$select status, cancelled_at is not distinct from now() from pgflow.step_tasks
+           where run_id = %L and step_slug = 'first'$$, :'run_id'),
+  $$values ('cancelled'::text, true)$$,
+  'a task the caller left started is cancelled by the run failure (callers close their task first)'
 );
 
 select * from finish();

@@ -19,7 +19,7 @@ from pgflow.step_states as ss
 join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
 where ss.run_id = :'run_id' and ss.step_slug = 'items';
 
--- TEST: the siblings' messages are archived; their rows are not rewritten
+-- TEST: the siblings' messages are archived and the siblings cancelled (nothing stays live)
 select results_eq(
   $$select pgflow_tests.queue_count('map_skip'), pgflow_tests.queue_count('map_skip', 'a')$$,
   $$values (0::bigint, 3::bigint)$$,
@@ -27,8 +27,8 @@ select results_eq(
 );
 select is(
   (select array_agg(status order by task_index) from pgflow.step_tasks where run_id = :'run_id'),
-  array['failed', 'started', 'queued'],
-  'task rows keep their status'
+  array['failed', 'cancelled', 'cancelled'],
+  'the failed task stays failed; its started and queued siblings are cancelled'
 );
 
 -- TEST: step:skipped with the error, then the run completes (the map was its only step)

@@ -26,10 +26,11 @@ select results_eq(
 );
 
 -- TEST: nothing else is started
-select is(
-  (select status from pgflow.step_states where run_id = :'run_id' and step_slug = 'other'),
-  'created',
-  'other root steps are not started after the run failed'
+select results_eq(
+  format($$select step_slug, status, started_at is null, cancelled_at is not distinct from now()
+           from pgflow.step_states where run_id = %L and step_slug <> 'gate' order by step_slug$$, :'run_id'),
+  $$values ('after'::text, 'cancelled'::text, true, true), ('other', 'cancelled', true, true)$$,
+  'the other steps are never started: the run failure cancels them (cancelled_at now)'
 );
 select is((select count(*)::int from pgflow.step_tasks where run_id = :'run_id'), 0, 'no task is created');
 select is(pgflow_tests.queue_count('cond_fail'), 0::bigint, 'no message is queued');

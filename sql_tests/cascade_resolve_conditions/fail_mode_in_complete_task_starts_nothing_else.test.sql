@@ -19,10 +19,10 @@ select is(
 );
 select is((select status from pgflow.runs where run_id = :'run_id'), 'failed', 'the run is failed by the condition');
 select results_eq(
-  format($$select status, remaining_deps from pgflow.step_states
-           where run_id = %L and step_slug = 'sibling'$$, :'run_id'),
-  $$values ('created'::text, 0)$$,
-  'the ready sibling is not started after the run failed'
+  format($$select status, remaining_deps, started_at is null, cancelled_at is not distinct from now()
+           from pgflow.step_states where run_id = %L and step_slug = 'sibling'$$, :'run_id'),
+  $$values ('cancelled'::text, 0, true, true)$$,
+  'the ready sibling is never started: the run failure cancels it (cancelled_at now)'
 );
 select is(
   (select count(*)::int from pgflow.step_tasks where run_id = :'run_id' and step_slug <> 'check'),

@@ -55,8 +55,12 @@ from pgflow.step_states where run_id = :'run_c' and step_slug = 'producer';
 select is(status || ': ' || error_message, 'failed: [TYPE_VIOLATION] Produced null instead of array',
           '(null) producer task failed with a type-violation error')
 from pgflow.step_tasks where run_id = :'run_c' and step_slug = 'producer';
-select is(status, 'created', '(null) mapper is neither skipped nor started')
-from pgflow.step_states where run_id = :'run_c' and step_slug = 'mapper';
+select results_eq(
+  format($$select status, started_at is null, skipped_at is null, cancelled_at is not distinct from now()
+           from pgflow.step_states where run_id = %L and step_slug = 'mapper'$$, :'run_c'),
+  $$values ('cancelled'::text, true, true, true)$$,
+  '(null) mapper is neither skipped nor started: the run failure cancels it (cancelled_at now)'
+);
 
 -- (SQL NULL) the producer reports SQL NULL (what a client sends for a missing result)
 select run_id as run_n from pgflow.start_flow('map_chain', '{}'::jsonb) \gset

@@ -16,12 +16,12 @@ select pgflow_tests.start_and_complete_task(:'run_id', 'producer', 0, '{"not": "
 select is(pgflow_tests.queue_count('tv_archive'), 0::bigint, 'no message of the failed run is left in the queue');
 select is(pgflow_tests.queue_count('tv_archive', 'a'), 3::bigint, 'all three messages are archived');
 
--- TEST: other tasks keep their status
+-- TEST: the violating task stays failed; the run's other unfinished tasks are cancelled
 select results_eq(
-  format($$select step_slug, status from pgflow.step_tasks
-           where run_id = %L and step_slug in ('busy', 'waiting') order by step_slug$$, :'run_id'),
-  $$values ('busy'::text, 'started'::text), ('waiting', 'queued')$$,
-  'other tasks keep their status (only their messages are archived)'
+  format($$select step_slug, status, cancelled_at is not distinct from now() from pgflow.step_tasks
+           where run_id = %L order by step_slug$$, :'run_id'),
+  $$values ('busy'::text, 'cancelled'::text, true), ('producer', 'failed', false), ('waiting', 'cancelled', true)$$,
+  'the producer task stays failed; the started and the queued task are cancelled (cancelled_at now)'
 );
 select is((select status from pgflow.runs where run_id = :'run_id'), 'failed', 'the run is failed');
 

@@ -12,18 +12,19 @@ select run_id from pgflow.start_flow('gated', '[1, 2]') \gset
 select count(*) from pgflow_tests.read_and_start('gated', 30, 10);
 
 -- TEST: as with complete_task item by item, the first item fails the run through the
--- condition, so the map task reported after it in the same call changes nothing
+-- condition, which cancels the map task, so the map task reported after it in the same call
+-- is ignored (run_failed) and changes nothing
 select results_eq(
-  format($$select step_slug, status from pgflow.complete_tasks(array[%1$L, %1$L]::uuid[],
+  format($$select step_slug, status, outcome, reason from pgflow.complete_tasks(array[%1$L, %1$L]::uuid[],
       array['first', 'items'], array[0, 0], array['true', '"x"']::jsonb[])$$, :'run_id'),
-  $$values ('first'::text, 'completed'::text), ('items', 'started')$$,
-  'first completes; the map task stays started'
+  $$values ('first'::text, 'completed'::text, 'completed'::text, null::text), ('items', 'cancelled', 'ignored', 'run_failed')$$,
+  'first completes; the map task, cancelled by the run failure, is ignored with run_failed'
 );
 select is((select status from pgflow.runs where run_id = :'run_id'), 'failed', 'the condition failed the run');
 select results_eq(
-  format($$select remaining_tasks, output from pgflow.step_states where run_id = %L and step_slug = 'items'$$, :'run_id'),
-  $$values (2, null::jsonb)$$,
-  'the map step is untouched'
+  format($$select status, remaining_tasks, output from pgflow.step_states where run_id = %L and step_slug = 'items'$$, :'run_id'),
+  $$values ('cancelled'::text, 2, null::jsonb)$$,
+  'the map step is cancelled by the run failure; the ignored item wrote no output'
 );
 
 select * from finish();

@@ -35,10 +35,11 @@ select results_eq(
 
 -- TEST: message archived, nothing downstream
 select ok(pgflow_tests.message_exists('sequential', :msg_id::bigint, 'a'), 'the task message is archived');
-select is(
-  (select count(*)::int from pgflow.step_states where run_id = :'run_id' and status = 'created'),
-  2,
-  'dependent steps stay created'
+select results_eq(
+  format($$select step_slug, status, started_at is null, cancelled_at is not distinct from now()
+           from pgflow.step_states where run_id = %L and step_slug <> 'first' order by step_slug$$, :'run_id'),
+  $$values ('last'::text, 'cancelled'::text, true, true), ('second', 'cancelled', true, true)$$,
+  'dependent steps are never started: the run failure cancels them (cancelled_at now)'
 );
 
 select * from finish();

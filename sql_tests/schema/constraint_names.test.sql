@@ -26,7 +26,7 @@ select is(
 
 -- TEST: every constraint of upstream's tables carries upstream 0.14.1's name (named ones as
 -- upstream named them, the others as PostgreSQL names an unnamed constraint), and the only
--- other one is ours and says so (compat/UPSTREAM.md "Constraint names").
+-- others are ours and say so with the pgflow_py_ prefix (compat/UPSTREAM.md "Constraint names").
 select set_eq(
   $$ select conrelid::regclass::text, conname::text from pg_constraint
      where conrelid in ('pgflow.flows'::regclass, 'pgflow.steps'::regclass, 'pgflow.deps'::regclass,

@@ -1,7 +1,8 @@
 begin;
 select plan(10);
 
--- TEST: columns in physical order with their types (as upstream's table; SETOF pgflow.runs follows it)
+-- TEST: columns in physical order with their types (as upstream's table; SETOF pgflow.runs
+-- follows it), then pgflow-py's columns, appended at the end
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.runs') $$,
   $$ values ('run_id', 'uuid'),
@@ -12,8 +13,11 @@ select results_eq(
             ('remaining_steps', 'integer'),
             ('started_at', 'timestamp with time zone'),
             ('completed_at', 'timestamp with time zone'),
-            ('failed_at', 'timestamp with time zone') $$,
-  'pgflow.runs columns are in the upstream physical order (no error column)');
+            ('failed_at', 'timestamp with time zone'),
+            ('cancelled_at', 'timestamp with time zone'),
+            ('paused_at', 'timestamp with time zone'),
+            ('rerun_of', 'uuid') $$,
+  'pgflow.runs columns are in the upstream physical order (no error column), then pgflow-py''s cancelled_at, paused_at, rerun_of');
 
 -- TEST: keys, nullability and defaults
 select col_is_pk('pgflow', 'runs', 'run_id', 'run_id is the primary key');

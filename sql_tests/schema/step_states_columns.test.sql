@@ -1,7 +1,8 @@
 begin;
 select plan(10);
 
--- TEST: columns in physical order with their types (as upstream's table, compat/UPSTREAM.md)
+-- TEST: columns in physical order with their types (as upstream's table, compat/UPSTREAM.md),
+-- then pgflow-py's column, appended at the end
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.step_states') $$,
   $$ values ('flow_slug', 'text'),
@@ -18,8 +19,9 @@ select results_eq(
             ('initial_tasks', 'integer'),
             ('output', 'jsonb'),
             ('skip_reason', 'text'),
-            ('skipped_at', 'timestamp with time zone') $$,
-  'pgflow.step_states columns are in the upstream physical order');
+            ('skipped_at', 'timestamp with time zone'),
+            ('cancelled_at', 'timestamp with time zone') $$,
+  'pgflow.step_states columns are in the upstream physical order, then pgflow-py''s cancelled_at');
 
 -- TEST: keys, nullability and defaults
 select col_is_pk('pgflow', 'step_states', array['run_id', 'step_slug'], 'the primary key is (run_id, step_slug)');

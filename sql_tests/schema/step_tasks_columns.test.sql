@@ -1,7 +1,8 @@
 begin;
 select plan(11);
 
--- TEST: columns in physical order with their types (as upstream's table; SETOF pgflow.step_tasks follows it)
+-- TEST: columns in physical order with their types (as upstream's table; SETOF pgflow.step_tasks
+-- follows it), then pgflow-py's column, appended at the end
 select results_eq(
   $$ select * from pgflow_tests.table_columns('pgflow.step_tasks') $$,
   $$ values ('flow_slug', 'text'),
@@ -20,8 +21,9 @@ select results_eq(
             ('last_worker_id', 'uuid'),
             ('requeued_count', 'integer'),
             ('last_requeued_at', 'timestamp with time zone'),
-            ('permanently_stalled_at', 'timestamp with time zone') $$,
-  'pgflow.step_tasks columns are in the upstream physical order');
+            ('permanently_stalled_at', 'timestamp with time zone'),
+            ('cancelled_at', 'timestamp with time zone') $$,
+  'pgflow.step_tasks columns are in the upstream physical order, then pgflow-py''s cancelled_at');
 
 -- TEST: keys, nullability and defaults
 select col_is_pk('pgflow', 'step_tasks', array['run_id', 'step_slug', 'task_index'],

@@ -19,6 +19,8 @@ select plan(1);
 --   _grant_upstream_worker            no dynamic SQL: matched by GRANT EXECUTE ON FUNCTION
 --   _align_owners                     regprocedure / regclass / regtype text of catalog rows
 --                                     (quoted by the casts), the owner through %I
+--   _resend_parked_tasks              archive and queue tables of the run's flow (a valid slug
+--                                     from pgflow.runs): format_table_name + %I; run id USING
 -- A new EXECUTE needs the same review, then an entry here.
 select is(
   array(select pgflow_tests.signature(p.oid) from pg_proc as p
@@ -29,6 +31,7 @@ select is(
     '_broadcast(uuid,text,jsonb)',
     '_grant_queue_to_upstream_worker(text)',
     '_grant_upstream_worker()',
+    '_resend_parked_tasks(uuid)',
     'prune_data_older_than(interval)',
     'schedule_flow(text,text,jsonb,text)',
     'set_vt_batch(text,bigint[],integer[])',

@@ -4,13 +4,15 @@ select plan(5);
 -- TEST: pgflow_worker may call exactly what a worker calls (README "Security")
 select ok(has_schema_privilege('pgflow_worker', 'pgflow', 'usage'), 'pgflow_worker has USAGE on schema pgflow');
 select is(pgflow_tests.executable_by('pgflow_worker'), array[
+    'cancelled_tasks(uuid[],text[],integer[])',
     'complete_task(uuid,text,integer,jsonb,integer)',
     'complete_tasks(uuid[],text[],integer[],jsonb[],integer[])',
     'deprecate_worker(uuid)',
     'enable_flow_notify(text,integer)',
     'ensure_flow_compiled(text,jsonb,boolean)',
     'fail_task(uuid,text,integer,text,integer)',
-    'fail_tasks(uuid[],text[],integer[],text[],integer[])',
+    'fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[])',
+    'get_run_events(uuid)',
     'mark_worker_stopped(uuid)',
     'read_and_start_tasks(text,uuid,integer,integer,text[])',
     'read_tasks(text,integer,integer)',
@@ -28,7 +30,7 @@ select is(pgflow_tests.executable_by('pgflow_worker'), array[
 
 -- TEST: it reads definitions and run state, and writes no table
 select is(pgflow_tests.relations_with('pgflow_worker', 'select'),
-  array['deps', 'flows', 'installed_versions', 'permanently_stalled_tasks', 'runs', 'step_states',
+  array['deps', 'flows', 'installed_versions', 'permanently_stalled_tasks', 'run_events', 'runs', 'step_states',
         'step_tasks', 'steps'],
   'pgflow_worker may read definitions and run state (not workers, worker_functions, schedules)');
 select is(

@@ -12,8 +12,8 @@ create temp table before_acl as
   select n.nspname::text, n.nspacl::text, null, null from pg_namespace as n where n.nspname = 'pgflow';
 
 -- TEST: running it again returns the three roles and changes nothing
-select is(pgflow.setup_security(), array['pgflow_worker', 'pgflow_client', 'pgflow_upstream_worker'], 'returns the roles it granted');
-select is(pgflow.setup_security(), array['pgflow_worker', 'pgflow_client', 'pgflow_upstream_worker'], 'a second call too');
+select is(pgflow.setup_security(), array['pgflow_worker', 'pgflow_client', 'pgflow_operator', 'pgflow_upstream_worker'], 'returns the roles it granted');
+select is(pgflow.setup_security(), array['pgflow_worker', 'pgflow_client', 'pgflow_operator', 'pgflow_upstream_worker'], 'a second call too');
 select set_eq(
   $$ select p.oid::regprocedure::text, p.proacl::text, p.prosecdef, p.proconfig::text
      from pg_proc as p where p.pronamespace = 'pgflow'::regnamespace

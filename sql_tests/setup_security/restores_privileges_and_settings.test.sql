@@ -9,7 +9,7 @@ grant insert on pgflow.runs to pgflow_client;
 grant execute on function pgflow.delete_flow_and_data(text) to public;
 
 -- TEST
-select is(pgflow.setup_security(), array['pgflow_worker', 'pgflow_client', 'pgflow_upstream_worker'], 'returns the roles it granted');
+select is(pgflow.setup_security(), array['pgflow_worker', 'pgflow_client', 'pgflow_operator', 'pgflow_upstream_worker'], 'returns the roles it granted');
 select ok((select prosecdef from pg_proc where oid = 'pgflow.complete_task(uuid, text, int, jsonb, int)'::regprocedure),
   'complete_task is SECURITY DEFINER again');
 select is((select proconfig from pg_proc where oid = 'pgflow.complete_task(uuid, text, int, jsonb, int)'::regprocedure),

@@ -50,7 +50,10 @@ def _the_task(conn, run_id):
     return task
 
 
-def test_task_killed_four_times_becomes_permanently_stalled_and_alerts(pgflow_conn, start_worker):
+GIVEN_UP = "Task stalled: its worker stopped without reporting 4 times (3 requeues); given up"
+
+
+def test_task_killed_four_times_is_given_up_and_fails_its_run(pgflow_conn, start_worker):
     run_id = None
     for kill in range(1, 5):
         worker = start_worker(STUCK, *REQUEUE_OFTEN, env=HOLD)
@@ -70,49 +73,59 @@ def test_task_killed_four_times_becomes_permanently_stalled_and_alerts(pgflow_co
         _fast_forward(pgflow_conn, run_id)
 
     # The next worker's requeue_stalled_tasks call gives up on the task instead of
-    # requeueing it a 4th time.
+    # requeueing it a 4th time: the task fails for good (its 5th attempt is not spent) and,
+    # the step's when_exhausted being fail, so do the step and the run.
     survivor = start_worker(STUCK, *REQUEUE_OFTEN)
     survivor.wait_running()
-    alert = survivor.wait_log(
-        "tasks permanently stalled: their worker died on them repeatedly and they are no "
-        "longer requeued; their runs cannot finish until each is resolved with "
-        "pgflow.fail_task or pgflow.complete_task (view pgflow.permanently_stalled_tasks)"
-    )
-    assert alert["level"] == "error"
-    assert alert["permanently_stalled"] == 1
-    assert alert["tasks"] == [
-        {"flow_slug": "stuck", "run_id": run_id, "step_slug": "only", "task_index": 0}
-    ]
+    run = wait_run(pgflow_conn, run_id, timeout=20)
+    assert run["status"] == "failed"
     task = _the_task(pgflow_conn, run_id)
-    assert (task["status"], task["attempts_count"], task["requeued_count"]) == ("started", 4, 3)
+    assert (task["status"], task["attempts_count"], task["requeued_count"]) == ("failed", 4, 3)
+    assert task["error_message"] == GIVEN_UP
     assert task["permanently_stalled_at"] is not None
-    listed = pgflow_conn.execute(
-        "select run_id::text, step_slug, task_index, run_status "
-        "from pgflow.permanently_stalled_tasks"
+    step = pgflow_conn.execute(
+        "select status, error_message from pgflow.step_states where run_id = %s", (run_id,)
+    ).fetchone()
+    assert step == ("failed", GIVEN_UP)
+    # Recorded, by system with the reason; nothing left to resolve by hand, so no alert.
+    events = pgflow_conn.execute(
+        "select event, actor, reason from pgflow.run_events "
+        "where run_id = %s and event in "
+        "('task:failed', 'step:failed', 'run:failed', 'task:permanently_stalled') order by id",
+        (run_id,),
     ).fetchall()
-    assert listed == [(run_id, "only", 0, "started")]
+    reason = "stalled again after 3 requeues"
+    assert sorted(events) == sorted(
+        [
+            ("task:failed", "system", reason),
+            ("step:failed", "system", reason),
+            ("run:failed", "system", reason),
+            ("task:permanently_stalled", "system", reason),
+        ]
+    )
+    assert events[-1][0] == "task:permanently_stalled", "stamped after the failure"
+    assert pgflow_conn.execute(
+        "select count(*) from pgflow.permanently_stalled_tasks"
+    ).fetchone() == (0,)
     # The one message was never duplicated nor lost: archived once, nothing cycling.
     assert pgflow_conn.execute("select count(*) from pgmq.q_stuck").fetchone() == (0,)
     archived = pgflow_conn.execute("select msg_id from pgmq.a_stuck").fetchall()
     assert archived == [(task["message_id"],)]
-    # Later calls neither requeue it nor alert again; the survivor never claims it.
+    # Later calls neither requeue it nor retry it; the survivor never claims it.
     swept = pgflow_conn.execute(
         "select pgflow.requeue_stalled_tasks() + pgflow.requeue_stalled_tasks()"
     ).fetchone()
     assert swept == (0,)
     assert _the_task(pgflow_conn, run_id)["attempts_count"] == 4
-    alerts = [e for e in survivor.logs() if e.get("msg", "").startswith("tasks permanently")]
-    assert len(alerts) == 1
+    assert not [e for e in survivor.logs() if e.get("msg", "").startswith("tasks permanently")]
 
-    # An operator resolves it; the run finishes.
-    pgflow_conn.execute(
-        "select pgflow.complete_task(%s, 'only', 0, '\"resolved by hand\"'::jsonb)", (run_id,)
-    )
-    run = wait_run(pgflow_conn, run_id, timeout=10)
-    assert (run["status"], run["output"]) == ("completed", {"only": "resolved by hand"})
-    assert pgflow_conn.execute(
-        "select count(*) from pgflow.permanently_stalled_tasks"
-    ).fetchone() == (0,)
+    # An operator retries the failed run; the survivor (whose handler returns at once) runs
+    # the step with a fresh attempt budget and the run completes.
+    pgflow_conn.execute("select * from pgflow.retry_run(%s, 'operator', 'worker fixed')", (run_id,))
+    run = wait_run(pgflow_conn, run_id, timeout=20)
+    assert (run["status"], run["output"]) == ("completed", {"only": "done"})
+    task = _the_task(pgflow_conn, run_id)
+    assert (task["status"], task["attempts_count"], task["requeued_count"]) == ("completed", 1, 0)
 
 
 def _requeueing_backend(conn):

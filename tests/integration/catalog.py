@@ -31,7 +31,9 @@ CATALOG_QUERIES = {
         order by 1
     """,
     "columns": """
-        select c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod),
+        -- the position among the live columns (a dropped column leaves a gap in attnum)
+        select c.relname, row_number() over (partition by c.relname order by a.attnum),
+               a.attname, format_type(a.atttypid, a.atttypmod),
                a.attnotnull, pg_get_expr(d.adbin, d.adrelid), a.attidentity, a.attgenerated
         from pg_attribute a
         join pg_class c on c.oid = a.attrelid

@@ -3,21 +3,25 @@
 The model holds one run of one flow and applies the same transitions as the SQL API:
 ``start_flow``, ``start_tasks``, ``complete_task`` and ``fail_task`` with conditions
 (``if``/``ifNot`` by jsonb containment, ``when_unmet``), empty-map cascades, skips and
-their cascade, type violations, retries and ``when_exhausted``. It is written from the
-documented semantics (upstream's, and compat/UPSTREAM.md), not from the SQL:
+their cascade, type violations, retries and ``when_exhausted``; a run ended by a failure
+leaves nothing live (its unfinished steps and tasks are cancelled, later reports of them
+are ignored) and a skipped step's tasks are cancelled. run_control_model.py adds the
+operator's verbs (a run may be paused). It is written from the documented semantics
+(upstream's, compat/UPSTREAM.md and the functions' COMMENTs), not from the SQL:
 tests/integration/test_model_property.py drives the SQL and the model side by side and
 compares them.
 
 It models pgflow-py where it deliberately differs from upstream (compat/UPSTREAM.md):
-conditions are re-evaluated after every empty-map round (#8) and only a started run is
-completed (#12).
+conditions are re-evaluated after every empty-map round (#8), only a started (or paused)
+run is completed and a failed run's unfinished work is cancelled (#12).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from tests.integration.jsonb_model import dumps, json_type, jsonb_contains
 
 # ---------------------------------------------------------------- flow definitions
 
@@ -77,70 +81,9 @@ class FlowSpec:
         return any(s.kind == "map" and not s.deps for s in self.steps)
 
 
-def dumps(value: Any) -> str:
-    """Canonical JSON text (sorted keys): equal texts mean equal JSON values."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
-
-
-def json_type(value: Any) -> str:
-    """``jsonb_typeof`` of a JSON value (``null`` for JSON null)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
-# ---------------------------------------------------------------- jsonb containment
-
-
-def _scalar_equal(a: Any, b: Any) -> bool:
-    # jsonb compares numbers by value (1 = 1.0) but never a boolean with a number.
-    return json_type(a) == json_type(b) and a == b
-
-
-def _contains(val: Any, tmpl: Any) -> bool:
-    if isinstance(tmpl, dict):
-        return isinstance(val, dict) and all(
-            k in val and _value_contains(val[k], v) for k, v in tmpl.items()
-        )
-    if isinstance(tmpl, list):
-        if not isinstance(val, list):
-            return False
-        for t in tmpl:
-            if isinstance(t, dict | list):
-                if not any(type(v) is type(t) and _contains(v, t) for v in val):
-                    return False
-            elif not any(not isinstance(v, dict | list) and _scalar_equal(v, t) for v in val):
-                return False
-        return True
-    return not isinstance(val, dict | list) and _scalar_equal(val, tmpl)
-
-
-def _value_contains(val: Any, tmpl: Any) -> bool:
-    # An object member: same kind of value; containers compare recursively.
-    if isinstance(tmpl, dict | list):
-        return type(val) is type(tmpl) and _contains(val, tmpl)
-    return not isinstance(val, dict | list) and _scalar_equal(val, tmpl)
-
-
-def jsonb_contains(val: Any, tmpl: Any) -> bool:
-    """PostgreSQL's ``val @> tmpl`` on two JSON values.
-
-    Objects contain objects key by key; arrays contain arrays element by element (order
-    and duplicates ignored); at the top level only, an array also contains a scalar that
-    is one of its elements.
-    """
-    if isinstance(val, list) and not isinstance(tmpl, dict | list):
-        return any(not isinstance(v, dict | list) and _scalar_equal(v, tmpl) for v in val)
-    return _contains(val, tmpl)
-
-
 # ---------------------------------------------------------------- run state
+
+Key = tuple[str, int]  # a task: (step_slug, task_index)
 
 
 @dataclass
@@ -156,11 +99,12 @@ class StepState:
 
 @dataclass
 class TaskState:
+    msg: int  # which message carries it (a new number per message sent)
     status: str = "queued"
     attempts: int = 0
     output: Any = None
     error_message: str | None = None
-    live: bool = True  # its pgmq message is still in the queue (not archived)
+    live: bool = True  # its pgmq message is in the queue (not archived)
 
 
 @dataclass
@@ -173,7 +117,8 @@ class Model:
     output: Any = None
     remaining_steps: int = 0
     states: dict[str, StepState] = field(default_factory=dict)
-    tasks: dict[tuple[str, int], TaskState] = field(default_factory=dict)
+    tasks: dict[Key, TaskState] = field(default_factory=dict)
+    messages_sent: int = 0
 
     # ------------------------------------------------------------ the SQL API
     def start(self) -> str | None:
@@ -184,27 +129,31 @@ class Model:
         for s in self.flow.steps:
             initial = (None if s.deps else len(self.run_input)) if s.kind == "map" else 1
             self.states[s.slug] = StepState(remaining_deps=len(s.deps), initial_tasks=initial)
-        if self._cascade():
-            self._start_ready()
-            self._maybe_complete()
+        self._advance()
         return None
 
-    def visible(self) -> set[tuple[str, int]]:
-        """Tasks a reader can receive: queued, with their message still in the queue."""
-        return {k for k, t in self.tasks.items() if t.live and t.status == "queued"}
+    def visible(self) -> dict[Key, int]:
+        """What a reader receives once every message is visible: task -> its message."""
+        return {k: t.msg for k, t in self.tasks.items() if t.live}
 
-    def start_task(self, key: tuple[str, int]) -> tuple[Any, Any] | None:
-        """``start_tasks`` for one task; returns (input, flow_input) or None if not claimed."""
-        task = self.tasks[key]
-        if task.status != "queued" or self.status != "started":
+    def messages(self) -> int:
+        """How many messages the queue holds."""
+        return sum(1 for t in self.tasks.values() if t.live)
+
+    def start_task(self, key: Key, msg: int) -> tuple[Any, Any] | None:
+        """``start_tasks`` for one message read earlier: (input, flow_input), or None when
+        it claims nothing (the message is no longer the task's, the task is not queued, the
+        run or the step is not started)."""
+        task = self.tasks.get(key)
+        if task is None or task.msg != msg or task.status != "queued":
             return None
-        if self.states[key[0]].status != "started":
+        if self.status != "started" or self.states[key[0]].status != "started":
             return None
         task.status = "started"
         task.attempts += 1
         return self.task_input(key)
 
-    def task_input(self, key: tuple[str, int]) -> tuple[Any, Any]:
+    def task_input(self, key: Key) -> tuple[Any, Any]:
         step = self.flow.step(key[0])
         if step.kind == "map" and not step.deps:
             return self.run_input[key[1]], None
@@ -214,37 +163,30 @@ class Model:
             return {}, self.run_input
         return self._dependency_outputs(step), None
 
-    def complete(self, key: tuple[str, int], output: Any) -> None:
-        """``complete_task``."""
+    def complete(self, key: Key, output: Any) -> None:
+        """``complete_task`` (no attempt fence)."""
         slug, _ = key
-        step, state, task = self.flow.step(slug), self.states[slug], self.tasks[key]
-        if self.status == "failed":
-            return
+        task = self.tasks.get(key)
+        if task is None or task.status == "cancelled" or self.status in ("failed", "cancelled"):
+            return  # ignored: unknown_task, task_cancelled, run_failed, run_cancelled
+        step, state = self.flow.step(slug), self.states[slug]
         if state.status != "started":
-            task.live = False
+            task.live = False  # step_not_started: the message is archived
             return
         if task.status != "started":
             return
-        if step.kind == "single" and not isinstance(output, list):
-            child = next(
-                (
-                    c
-                    for c in self.flow.children(slug)
-                    if c.kind == "map" and self.states[c.slug].initial_tasks is None
-                ),
-                None,
+        map_child = next((c for c in self.flow.children(slug) if c.kind == "map"), None)
+        if step.kind == "single" and map_child is not None and not isinstance(output, list):
+            produced = json_type(output)
+            task.status, task.output, task.live = "failed", output, False
+            task.error_message = f"[TYPE_VIOLATION] Produced {produced} instead of array"
+            state.status = "failed"
+            state.error_message = (
+                f"[TYPE_VIOLATION] Map step {map_child.slug} expects array input but "
+                f"dependency {slug} produced {produced}"
             )
-            if child is not None:
-                produced = json_type(output)
-                task.status, task.output, task.live = "failed", output, False
-                task.error_message = f"[TYPE_VIOLATION] Produced {produced} instead of array"
-                state.status = "failed"
-                state.error_message = (
-                    f"[TYPE_VIOLATION] Map step {child.slug} expects array input but "
-                    f"dependency {slug} produced {produced}"
-                )
-                self._fail_run()
-                return
+            self._fail_run()
+            return
         task.status, task.output, task.live = "completed", output, False
         assert state.remaining_tasks is not None
         state.remaining_tasks -= 1
@@ -256,25 +198,16 @@ class Model:
             state.output = [self.tasks[(slug, i)].output for i in range(count)]
         else:
             state.output = output
-        for child in self.flow.children(slug):
-            cs = self.states[child.slug]
-            if cs.status != "created":
-                continue
-            cs.remaining_deps -= 1
-            if child.kind == "map" and cs.initial_tasks is None:
-                if step.kind == "map":
-                    cs.initial_tasks = state.initial_tasks
-                elif isinstance(state.output, list):
-                    cs.initial_tasks = len(state.output)
-        self.remaining_steps -= 1
-        if self._cascade():
-            self._start_ready()
-            self._maybe_complete()
+        self._release_dependents([slug])
+        self._advance()
 
-    def fail(self, key: tuple[str, int], error: str) -> None:
-        """``fail_task``."""
+    def fail(self, key: Key, error: str) -> None:
+        """``fail_task`` (no attempt fence)."""
         slug, _ = key
-        step, state, task = self.flow.step(slug), self.states[slug], self.tasks[key]
+        task = self.tasks.get(key)
+        if task is None or task.status == "cancelled":
+            return  # ignored: unknown_task, run_failed/run_cancelled/task_cancelled
+        step, state = self.flow.step(slug), self.states[slug]
         if self.status == "failed":
             if task.status == "started":
                 task.status, task.error_message = "failed", error
@@ -292,26 +225,27 @@ class Model:
         if task.attempts < max_attempts:
             task.status = "queued"
             state.error_message = None
+            if self.status == "paused":
+                self._park()
             return
         task.status, task.live = "failed", False
         if step.when_exhausted == "fail":
             state.status, state.error_message = "failed", error
             self._fail_run()
             return
-        state.status, state.skip_reason, state.error_message = "skipped", "handler_failed", error
-        state.remaining_tasks = None
-        self._archive_step_tasks([slug])
+        self._skip([slug], "handler_failed", error)
         if step.when_exhausted == "skip-cascade":
             self.remaining_steps -= 1
             self._force_skip(slug, "handler_failed")
         else:
-            self._release_skipped([slug])
-            if not self._cascade():
-                return
-            self._start_ready()
-        self._maybe_complete()
+            self._release_dependents([slug])
+        self._advance()
 
     # ------------------------------------------------------------ internals
+    def _send(self) -> int:
+        self.messages_sent += 1
+        return self.messages_sent
+
     def _dependency_outputs(self, step: StepSpec) -> dict[str, Any]:
         return {d: self.states[d].output for d in step.deps if self.states[d].status == "completed"}
 
@@ -320,6 +254,15 @@ class Model:
         required_ok = step.required is None or jsonb_contains(value, step.required)
         forbidden_ok = step.forbidden is None or not jsonb_contains(value, step.forbidden)
         return required_ok and forbidden_ok
+
+    def _advance(self) -> None:
+        """After a change (``_advance_runs``): a started run settles its conditions and
+        empty maps and starts its ready steps; a started or paused run with no remaining
+        step completes."""
+        if self.status == "started" and not self._cascade():
+            return
+        self._start_ready()
+        self._maybe_complete()
 
     def _cascade(self) -> bool:
         while True:
@@ -348,11 +291,9 @@ class Model:
                 state.status, state.error_message = "failed", "Condition not met"
                 self._fail_run()
                 return False
-            skipped = [s.slug for s in unmet if s.when_unmet == "skip"]
-            for slug in skipped:
-                self.states[slug].status = "skipped"
-                self.states[slug].skip_reason = "condition_unmet"
-            self._release_skipped(skipped)
+            skip = [s.slug for s in unmet if s.when_unmet == "skip"]
+            skipped = self._skip(skip, "condition_unmet")
+            self._release_dependents(skipped)
             for s in unmet:
                 if s.when_unmet == "skip-cascade":
                     self._force_skip(s.slug, "condition_unmet")
@@ -376,12 +317,7 @@ class Model:
                 state = self.states[s.slug]
                 state.status, state.remaining_tasks = "completed", 0
                 state.output = [] if s.kind == "map" else None
-            for s in done:
-                for child in self.flow.children(s.slug):
-                    self.states[child.slug].remaining_deps -= 1
-                    if child.kind == "map":
-                        self.states[child.slug].initial_tasks = 0
-            self.remaining_steps -= len(done)
+            self._release_dependents([s.slug for s in done])
             total += len(done)
 
     def _start_ready(self) -> None:
@@ -396,10 +332,10 @@ class Model:
             ):
                 state.status, state.remaining_tasks = "started", state.initial_tasks
                 for i in range(state.initial_tasks or 0):
-                    self.tasks[(s.slug, i)] = TaskState()
+                    self.tasks[(s.slug, i)] = TaskState(msg=self._send())
 
     def _maybe_complete(self) -> None:
-        if self.status != "started" or self.remaining_steps != 0:
+        if self.status not in ("started", "paused") or self.remaining_steps != 0:
             return
         self.status = "completed"
         leaves = {
@@ -410,42 +346,65 @@ class Model:
         self.output = leaves or None
 
     def _fail_run(self) -> None:
-        if self.status != "started":
+        if self.status not in ("started", "paused"):
             return
         self.status = "failed"
-        for task in self.tasks.values():
-            if task.status in ("queued", "started"):
-                task.live = False
+        self._cancel_unfinished_work()
 
-    def _archive_step_tasks(self, slugs: list[str]) -> None:
+    def _cancel_unfinished_work(self) -> None:
+        """The run ended (failed, cancelled): unfinished steps and tasks are cancelled."""
+        for state in self.states.values():
+            if state.status in ("created", "started"):
+                state.status = "cancelled"
+        self._cancel_tasks(list(self.states))
+
+    def _cancel_tasks(self, slugs: list[str]) -> None:
         for (slug, _), task in self.tasks.items():
             if slug in slugs and task.status in ("queued", "started"):
+                task.status, task.live = "cancelled", False
+
+    def _park(self) -> None:
+        """A paused run's queued tasks lose their messages until it is resumed."""
+        for task in self.tasks.values():
+            if task.status == "queued":
                 task.live = False
 
-    def _release_skipped(self, slugs: list[str]) -> None:
-        if not slugs:
-            return
-        self.remaining_steps -= len(slugs)
-        for s in self.flow.steps:
-            state = self.states[s.slug]
-            skipped_parents = sum(1 for d in s.deps if d in slugs)
-            if skipped_parents and state.status == "created":
-                state.remaining_deps -= skipped_parents
-                if s.kind == "map":
-                    state.initial_tasks = 0
-
-    def _force_skip(self, slug: str, reason: str) -> None:
-        subtree = {slug}
-        for s in self.flow.steps:  # definition order is topological order
-            if subtree.intersection(s.deps):
-                subtree.add(s.slug)
+    def _skip(self, slugs: list[str], reason: str, error: str | None = None) -> list[str]:
+        """``_skip_steps``: returns the slugs it skipped, in step order."""
         skipped = []
         for s in self.flow.steps:
             state = self.states[s.slug]
-            if s.slug in subtree and state.status in ("created", "started"):
-                state.status = "skipped"
-                state.skip_reason = reason if s.slug == slug else "dependency_skipped"
+            if s.slug in slugs and state.status in ("created", "started", "failed"):
+                state.status, state.skip_reason = "skipped", reason
+                state.error_message = error if error is not None else state.error_message
                 state.remaining_tasks = None
                 skipped.append(s.slug)
+        self._cancel_tasks(skipped)
+        return skipped
+
+    def _release_dependents(self, slugs: list[str]) -> None:
+        """Steps that just completed or were skipped: the run and their dependents (created,
+        or cancelled: created again if the failed run is reopened) count them as done."""
+        self.remaining_steps -= len(slugs)
+        for s in self.flow.steps:
+            state = self.states[s.slug]
+            finished = [d for d in s.deps if d in slugs]
+            if not finished or state.status not in ("created", "cancelled"):
+                continue
+            state.remaining_deps -= len(finished)
+            if s.kind == "map" and state.initial_tasks is None:
+                parent = self.states[finished[0]]
+                if parent.status == "skipped":
+                    state.initial_tasks = 0
+                elif self.flow.step(finished[0]).kind == "map":
+                    state.initial_tasks = parent.initial_tasks
+                elif isinstance(parent.output, list):
+                    state.initial_tasks = len(parent.output)
+
+    def _force_skip(self, slug: str, reason: str) -> None:
+        subtree = [slug]
+        for s in self.flow.steps:  # definition order is topological order
+            if set(subtree).intersection(s.deps):
+                subtree.append(s.slug)
+        skipped = self._skip([slug], reason) + self._skip(subtree[1:], "dependency_skipped")
         self.remaining_steps -= len(skipped)
-        self._archive_step_tasks(skipped)

@@ -50,12 +50,15 @@ def test_install_without_createrole_works_and_setup_security_grants_later(
         report = pgflow.install(conn, method="sql")
 
     assert (report.pgmq, report.pgflow, report.pgflow_version) == ("sql", "sql", pgflow.__version__)
-    assert report.missing_roles == ("pgflow_worker", "pgflow_client", "pgflow_upstream_worker")
+    assert report.missing_roles == (
+        "pgflow_worker", "pgflow_client", "pgflow_operator", "pgflow_upstream_worker"
+    )
     assert "select pgflow.setup_security()" in str(report)
     missing = [n for n in notices if "may not create it" in n]
     assert [m.split(" does not exist")[0] for m in missing] == [
         "pgflow: role pgflow_worker",
         "pgflow: role pgflow_client",
+        "pgflow: role pgflow_operator",
         "pgflow: role pgflow_upstream_worker",
     ], notices
     assert scalar(dsn, "select to_regrole('pgflow_worker')") is None
@@ -65,10 +68,13 @@ def test_install_without_createrole_works_and_setup_security_grants_later(
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute("create role pgflow_worker nologin")
         conn.execute("create role pgflow_client nologin")
+        conn.execute("create role pgflow_operator nologin")
         conn.execute("create role pgflow_upstream_worker nologin")
     granted = scalar(dsn, "select pgflow.setup_security()")
 
-    assert granted == ["pgflow_worker", "pgflow_client", "pgflow_upstream_worker"]
+    assert granted == [
+        "pgflow_worker", "pgflow_client", "pgflow_operator", "pgflow_upstream_worker"
+    ]
     assert scalar(
         dsn,
         "select has_function_privilege('pgflow_worker',"

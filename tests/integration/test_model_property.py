@@ -1,14 +1,24 @@
 """Property-based tests: random flows driven through the SQL API agree with a pure model.
 
 Hypothesis draws a flow (1-6 single and map steps, random dependencies, conditions,
-max_attempts and when_exhausted), a run input, and for every task an outcome (fail N
-times, then return a random JSON output). A simulated worker drives the run purely
-through the SQL API (pgmq.read, start_tasks, complete_task, fail_task; message vt reset
-to now before every read so backoff delays cost nothing) while the model in
-flow_model.py applies the same calls. After every round the visible tasks must agree,
-every claimed task must get the model's input, and at the end the run must be terminal
-with the model's status and output, every step and task state must match, and the queue
-must hold no message.
+max_attempts and when_exhausted), a run input, for every task an outcome (the first N
+calls of its handler fail, later ones return a random JSON output) and up to four
+run-control calls of an operator (cancel_run, pause_run, resume_run, retry_run,
+skip_step), each at a numbered point of the worker's sequence. A simulated worker drives
+the run purely through the SQL API (pgmq.read, start_tasks, complete_task, fail_task;
+message vt reset to now before every read so backoff delays cost nothing) while the model
+in flow_model.py and run_control_model.py applies the same calls. After every round the
+visible tasks must agree and every claimed task must get the model's input. A verb the
+model says is illegal must raise SQLSTATE 55000 and change nothing; a legal one must
+return the model's run status, record its event and leave the run, its steps, tasks and
+queue as the model says. At the end the run must be terminal with the model's status and
+output, every step and task state must match, and the queue must hold no message.
+
+Points are numbered in the order the worker passes them: before each read, between a read
+and its claim, after the claim (while the handlers run), after each report call. When
+nothing is visible the operator's next calls are made at once; a run still paused after
+the last one is resumed. model_scenarios.py adds hand-written scenarios that every run
+plays (run-control cases random draws reach rarely).
 
 Budget: one database per test and a fresh flow per example (f_<n>); the examples run
 derandomized by default (profile "pgflow-ci", reproducible). HYPOTHESIS_PROFILE=
@@ -20,24 +30,26 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import uuid
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import psycopg
 import pytest
-from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import HealthCheck, event, example, given, note, settings
 from hypothesis import strategies as st
-from psycopg import sql
-from psycopg.rows import dict_row
 
-from tests.integration.flow_model import (
-    FlowSpec,
-    Model,
-    StepSpec,
-    dumps,
-    jsonb_contains,
+from tests.integration.flow_model import FlowSpec, Key, StepSpec
+from tests.integration.jsonb_model import dumps, jsonb_contains
+from tests.integration.model_driver import ACTOR, VERB_EVENTS, Driver
+from tests.integration.model_scenarios import (
+    EXAMPLES,
+    MAX_MAP_TASKS,
+    Control,
+    Scenario,
+    TaskOutcome,
 )
+from tests.integration.run_control_model import ControlledModel
 
 pytestmark = pytest.mark.property
 
@@ -58,8 +70,8 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 PROFILE = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "pgflow-ci"))
-MAX_MAP_TASKS = 3  # arrays feeding maps have at most this many elements
 MAX_ROUNDS = 200
+MAX_POINT = 12  # operator calls happen at points 0..MAX_POINT of the worker's sequence
 
 # ---------------------------------------------------------------- strategies
 
@@ -73,53 +85,14 @@ JSON = st.recursive(
 )
 ARRAYS = st.lists(JSON, max_size=MAX_MAP_TASKS)
 MODES = st.sampled_from(["fail", "skip", "skip-cascade"])
-FAILS = st.sampled_from([0, 0, 0, 1, 2, 3])  # failures before the task succeeds
-
-
-@dataclass(frozen=True)
-class TaskOutcome:
-    """What the simulated handler does: fail ``fails`` times, then return ``output``."""
-
-    fails: int
-    output: Any
-
-    def __repr__(self) -> str:
-        prefix = f"fail x{self.fails}, then " if self.fails else ""
-        return f"{prefix}return {dumps(self.output)}"
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """A flow, a run input, the task outcomes and the order the worker claims tasks in."""
-
-    flow: FlowSpec
-    run_input: Any
-    outcomes: dict[str, tuple[TaskOutcome, ...]]  # step slug -> outcome per task_index
-    priority: tuple[str, ...]  # claim order: earlier slugs first, then by task_index
-    batch: bool  # claim every visible task per round (else one task per round)
-    duplicates: bool  # send every report twice (at-least-once delivery of reports)
-    grouped: bool = False  # completions of a round in one complete_tasks call (group commit)
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(repr(self))  # hypothesis prints falsifying examples with this
-
-    def __repr__(self) -> str:
-        lines = [
-            "",
-            f"create_flow(flow, max_attempts => {self.flow.max_attempts}, "
-            f"base_delay => {self.flow.base_delay})",
-            *(s.add_step_call() for s in self.flow.steps),
-            f"start_flow(flow, '{dumps(self.run_input)}')",
-            f"worker claims {'every visible task' if self.batch else 'one task'} per round, "
-            f"steps by priority {' > '.join(self.priority)}"
-            + (", every report sent twice" if self.duplicates else "")
-            + (", completions of a round in one complete_tasks call" if self.grouped else ""),
-        ]
-        for s in self.flow.steps:
-            count = MAX_MAP_TASKS if s.kind == "map" else 1
-            for i, outcome in enumerate(self.outcomes[s.slug][:count]):
-                lines.append(f"  {s.slug}[{i}]: {outcome!r}")
-        return "\n".join(lines)
+FAILS = st.sampled_from([0, 0, 0, 1, 2, 3])  # failures before the handler succeeds
+# The operator's verbs, weighted (resume mostly after a pause, cancel ends everything).
+VERB_DRAWS = st.sampled_from(
+    [
+        *("pause_run", "retry_run", "skip_step", "resume_run"),
+        *("pause_run", "retry_run", "skip_step", "cancel_run"),
+    ]
+)
 
 
 def _feeds_map(steps: list[StepSpec], slug: str) -> bool:
@@ -127,7 +100,7 @@ def _feeds_map(steps: list[StepSpec], slug: str) -> bool:
 
 
 @st.composite
-def scenarios(draw: st.DrawFn, grouped: bool = False) -> Scenario:
+def scenarios(draw: st.DrawFn, grouped: bool = False, max_controls: int = 4) -> Scenario:
     steps: list[StepSpec] = []
     for i in range(draw(st.integers(1, 6))):
         earlier = [s.slug for s in steps]
@@ -180,6 +153,14 @@ def scenarios(draw: st.DrawFn, grouped: bool = False) -> Scenario:
             TaskOutcome(fails=draw(FAILS), output=draw(output)) for _ in range(count)
         )
     priority = tuple(draw(st.permutations([s.slug for s in steps])))
+    controls = []
+    for _ in range(draw(st.integers(0, max_controls))):
+        point = draw(st.integers(0, 5) | st.integers(0, MAX_POINT))  # most runs are short
+        verb = draw(VERB_DRAWS)
+        step: str | int | None = None
+        if verb == "skip_step":
+            step = draw(st.integers(0, 5) | st.sampled_from([s.slug for s in steps]))
+        controls.append(Control(point, verb, step))
     return Scenario(
         flow,
         run_input,
@@ -188,199 +169,102 @@ def scenarios(draw: st.DrawFn, grouped: bool = False) -> Scenario:
         batch=grouped or draw(st.booleans()),  # grouping needs several tasks per round
         duplicates=draw(st.booleans()),
         grouped=grouped,
+        controls=tuple(sorted(controls, key=lambda c: c.point)),
     )
+
+
+# ---------------------------------------------------------------- the operator
+
+
+class Operator:
+    """Makes the scenario's run-control calls at their points, through SQL and the model."""
+
+    def __init__(self, driver: Driver, model: ControlledModel, controls: tuple[Control, ...]):
+        self.driver, self.model = driver, model
+        self.pending = list(controls)
+        self.point = 0
+
+    def at_point(self) -> None:
+        """The worker passes the next point: the calls drawn for it are made."""
+        while self.pending and self.pending[0].point <= self.point:
+            control = self.pending.pop(0)
+            step = control.step
+            if isinstance(step, int):  # the n-th step skip_step applies to (if any)
+                slugs = [s.slug for s in self.model.flow.steps]
+                legal = [slug for slug in slugs if self.model.legal("skip_step", slug)]
+                step = (legal or slugs)[step % len(legal or slugs)]
+            self.call(control.verb, step, f"drawn at point {control.point}")
+        self.point += 1
+
+    def skip_ahead(self) -> bool:
+        """Nothing to do for the worker: the next drawn calls are made now (False: none)."""
+        if not self.pending:
+            return False
+        self.point = self.pending[0].point
+        self.at_point()
+        return True
+
+    def call(self, verb: str, step: str | None, reason: str) -> None:
+        driver, model = self.driver, self.model
+        if not model.legal(verb, step):
+            note(f"{verb}({step or ''}) on a {model.status} run: must raise 55000")
+            event(f"{verb} refused")
+            before = driver.state()
+            with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState, match=f"^{verb}: "):
+                driver.control(verb, step, reason)
+            assert driver.state() == before, f"a refused {verb} changed something"
+            return
+        last_event = driver.last_event_id()
+        run_id, status, changed, detail = driver.control(verb, step, reason)
+        reset = model.apply(verb, step)
+        note(f"{verb}({step or ''}) -> run {status}" + (f", steps reset {reset}" if reset else ""))
+        event(f"{verb} applied")
+        assert (str(run_id), status, changed, detail) == (driver.run_id, model.status, True, None)
+        assert (VERB_EVENTS[verb], step, ACTOR) in driver.events_since(last_event), "event"
+        for key in [k for k in driver.completions if k[0] in reset]:
+            del driver.completions[key]  # a step created again has new tasks
+        compare_state(driver.state(), model, f"after {verb}")
 
 
 # ---------------------------------------------------------------- the simulated worker
 
 
-class Driver:
-    """Creates the scenario's flow and drives one run through the SQL API."""
-
-    def __init__(self, conn: psycopg.Connection, slug: str, scenario: Scenario) -> None:
-        self.conn, self.slug, self.scenario = conn, slug, scenario
-        self.worker_id = uuid.uuid4()
-        self.run_id: str | None = None
-        #: completed_at values complete_task returned per task (one = completed once)
-        self.completions: dict[tuple[str, int], set[Any]] = {}
-
-    def define(self) -> None:
-        flow = self.scenario.flow
-        self.conn.execute(
-            "select pgflow.create_flow(%s, max_attempts => %s, base_delay => %s)",
-            (self.slug, flow.max_attempts, flow.base_delay),
-        )
-        for s in flow.steps:
-            self.conn.execute(
-                "select pgflow.add_step(%s, %s, %s, max_attempts => %s, base_delay => %s,"
-                " start_delay => %s, step_type => %s, required_input_pattern => %s::jsonb,"
-                " forbidden_input_pattern => %s::jsonb, when_unmet => %s, when_exhausted => %s)",
-                (
-                    self.slug,
-                    s.slug,
-                    list(s.deps),
-                    s.max_attempts,
-                    s.base_delay,
-                    s.start_delay,
-                    s.kind,
-                    None if s.required is None else json.dumps(s.required),
-                    None if s.forbidden is None else json.dumps(s.forbidden),
-                    s.when_unmet,
-                    s.when_exhausted,
-                ),
-            )
-        self.conn.execute(
-            "select pgflow.register_worker(%s, %s, 'property-test')", (self.worker_id, self.slug)
-        )
-
-    def start(self) -> None:
-        row = self.conn.execute(
-            "select run_id from pgflow.start_flow(%s, %s::jsonb)",
-            (self.slug, json.dumps(self.scenario.run_input)),
-        ).fetchone()
-        assert row is not None
-        self.run_id = str(row[0])
-
-    def read_visible(self) -> dict[tuple[str, int], int]:
-        """Make every message visible now, read them all: (step, task_index) -> msg_id."""
-        self.conn.execute(
-            sql.SQL("update pgmq.{} set vt = clock_timestamp() - interval '1 second'").format(
-                sql.Identifier(f"q_{self.slug}")
-            )
-        )
-        rows = self.conn.execute(
-            "select msg_id, message from pgmq.read(%s, 30, 1000)", (self.slug,)
-        ).fetchall()
-        visible = {}
-        for msg_id, message in rows:
-            assert message["run_id"] == self.run_id
-            key = (message["step_slug"], message["task_index"])
-            assert key not in visible, f"two visible messages for task {key}"
-            visible[key] = msg_id
-        return visible
-
-    def start_tasks(self, msg_ids: list[int]) -> dict[tuple[str, int], tuple[Any, Any]]:
-        rows = self.conn.execute(
-            "select step_slug, task_index, input, flow_input"
-            " from pgflow.start_tasks(%s, %s::bigint[], %s)",
-            (self.slug, msg_ids, self.worker_id),
-        ).fetchall()
-        return {
-            (step, index): (task_input, flow_input) for step, index, task_input, flow_input in rows
-        }
-
-    def complete(self, key: tuple[str, int], output: Any) -> None:
-        row = self.conn.execute(
-            "select completed_at from pgflow.complete_task(%s::uuid, %s, %s, %s::jsonb)",
-            (self.run_id, key[0], key[1], json.dumps(output)),
-        ).fetchone()
-        if row is not None and row[0] is not None:
-            self.completions.setdefault(key, set()).add(row[0])
-
-    def complete_many(self, items: list[tuple[tuple[str, int], Any]]) -> None:
-        """Report several outputs in one pgflow.complete_tasks call, in list order."""
-        rows = self.conn.execute(
-            "select step_slug, task_index, status"
-            " from pgflow.complete_tasks(%s::uuid[], %s::text[], %s::int[], %s::jsonb[])",
-            (
-                [self.run_id] * len(items),
-                [key[0] for key, _ in items],
-                [key[1] for key, _ in items],
-                [json.dumps(output) for _, output in items],
-            ),
-        ).fetchall()
-        assert [(r[0], r[1]) for r in rows] == [key for key, _ in items], "one row per item"
-
-    def fail(self, key: tuple[str, int], error: str) -> None:
-        self.conn.execute(
-            "select pgflow.fail_task(%s::uuid, %s, %s, %s)", (self.run_id, key[0], key[1], error)
-        )
-
-    def state(self) -> dict[str, Any]:
-        with self.conn.cursor(row_factory=dict_row) as cur:
-            run = cur.execute(
-                "select * from pgflow.runs where run_id = %s", (self.run_id,)
-            ).fetchone()
-            steps = cur.execute(
-                "select * from pgflow.step_states where run_id = %s", (self.run_id,)
-            ).fetchall()
-            tasks = cur.execute(
-                "select * from pgflow.step_tasks where run_id = %s", (self.run_id,)
-            ).fetchall()
-            queued = cur.execute(
-                sql.SQL("select count(*) as n from pgmq.{}").format(
-                    sql.Identifier(f"q_{self.slug}")
-                )
-            ).fetchone()
-        return {
-            "run": run,
-            "steps": {r["step_slug"]: r for r in steps},
-            "tasks": {(r["step_slug"], r["task_index"]): r for r in tasks},
-            "messages": queued["n"] if queued else 0,
-        }
-
-
 def run_scenario(conn: psycopg.Connection, slug: str, scenario: Scenario) -> None:
     """Drive the scenario through SQL and the model side by side; assert they agree."""
-    driver = Driver(conn, slug, scenario)
+    driver = Driver(conn, slug, scenario.flow)
     driver.define()
-    model = Model(scenario.flow, scenario.run_input)
+    model = ControlledModel(scenario.flow, scenario.run_input)
     expected_error = model.start()
     if expected_error is not None:
         with pytest.raises(psycopg.errors.InvalidParameterValue, match="not an array"):
-            driver.start()
+            driver.start(scenario.run_input)
         count = conn.execute("select count(*) from pgflow.runs where flow_slug = %s", (slug,))
         assert count.fetchone() == (0,), "a rejected start_flow wrote a run"
         event("start_flow rejected the input")
         return
-    driver.start()
-    order = {slug: rank for rank, slug in enumerate(scenario.priority)}
-
-    def claim_key(key: tuple[str, int]) -> tuple[int, int]:
-        return order[key[0]], key[1]
-
+    driver.start(scenario.run_input)
+    operator = Operator(driver, model, scenario.controls)
     for round_no in range(MAX_ROUNDS):
+        operator.at_point()
         visible = driver.read_visible()
-        assert set(visible) == model.visible(), f"round {round_no}: visible tasks differ"
+        seen = model.visible()  # task -> the message the model says was read
+        assert set(visible) == set(seen), f"round {round_no}: visible tasks differ"
         if not visible:
-            break
-        claim = sorted(visible, key=claim_key)
-        if not scenario.batch:
-            claim = claim[:1]
-        records = driver.start_tasks([visible[k] for k in claim])
-        expected = {k: r for k in claim if (r := model.start_task(k)) is not None}
-        assert set(records) == set(expected), f"round {round_no}: claimed tasks differ"
-        for key in claim:
-            got_input, got_flow_input = records[key]
-            want_input, want_flow_input = expected[key]
-            assert dumps(got_input) == dumps(want_input), f"input of {key}"
-            assert dumps(got_flow_input) == dumps(want_flow_input), f"flow_input of {key}"
-        grouped: list[tuple[tuple[str, int], Any]] = []
-        for key in claim:
-            outcome = scenario.outcomes[key[0]][key[1]]
-            attempt = model.tasks[key].attempts
-            for _ in range(2 if scenario.duplicates else 1):
-                if attempt <= outcome.fails:
-                    error = f"boom {key[0]}[{key[1]}] attempt {attempt}"
-                    note(f"fail_task {key} attempt {attempt}")
-                    driver.fail(key, error)
-                    model.fail(key, error)
-                elif scenario.grouped:
-                    grouped.append((key, outcome.output))
-                else:
-                    note(f"complete_task {key} -> {dumps(outcome.output)}")
-                    driver.complete(key, outcome.output)
-                    model.complete(key, outcome.output)
-        if grouped:
-            # complete_tasks = complete_task per item in array order, in one transaction.
-            note(f"complete_tasks {[(k, dumps(o)) for k, o in grouped]}")
-            driver.complete_many(grouped)
-            for key, output in grouped:
-                model.complete(key, output)
+            if operator.skip_ahead():
+                continue
+            if model.status != "paused":
+                break
+            operator.call("resume_run", None, "resumed at the end")
+            continue
+        operator.at_point()
+        work_round(driver, model, operator, scenario, visible, seen)
     else:
         pytest.fail(f"run still had visible tasks after {MAX_ROUNDS} rounds")
 
-    compare_final_state(driver.state(), model)
+    db = driver.state()
+    assert model.status in ("completed", "failed", "cancelled"), f"model run {model.status}"
+    compare_state(db, model, "at the end")
+    assert not db["queue"], "messages left in the queue of a finished run"
     for key, times in driver.completions.items():
         assert len(times) == 1, f"task {key} completed more than once: {sorted(times)}"
     event(f"run {model.status}")
@@ -391,33 +275,80 @@ def run_scenario(conn: psycopg.Connection, slug: str, scenario: Scenario) -> Non
             event(f"a step failed: {(state.error_message or '').split(' ')[0]}")
 
 
-def compare_final_state(db: dict[str, Any], model: Model) -> None:
+def work_round(
+    driver: Driver,
+    model: ControlledModel,
+    operator: Operator,
+    scenario: Scenario,
+    visible: dict[Key, int],
+    seen: dict[Key, int],
+) -> None:
+    """One round of the worker: claim what it read, run the handlers, report."""
+    order = {slug: rank for rank, slug in enumerate(scenario.priority)}
+    claim = sorted(visible, key=lambda key: (order[key[0]], key[1]))
+    if not scenario.batch:
+        claim = claim[:1]
+    records = driver.start_tasks([visible[k] for k in claim])
+    expected = {k: r for k in claim if (r := model.start_task(k, seen[k])) is not None}
+    assert set(records) == set(expected), f"claimed tasks differ (read {claim})"
+    for key, (want_input, want_flow_input) in expected.items():
+        got_input, got_flow_input = records[key]
+        assert dumps(got_input) == dumps(want_input), f"input of {key}"
+        assert dumps(got_flow_input) == dumps(want_flow_input), f"flow_input of {key}"
+    operator.at_point()  # the handlers run: the run may be paused, cancelled meanwhile
+    if expected and model.status != "started":
+        event(f"reports to a {model.status} run")
+    grouped: list[tuple[Key, Any]] = []
+    for key in expected:
+        outcome = scenario.outcomes[key[0]][key[1]]
+        call = driver.handler_call(key)
+        for _ in range(2 if scenario.duplicates else 1):
+            if call <= outcome.fails:
+                error = f"boom {key[0]}[{key[1]}] call {call}"
+                note(f"fail_task {key} (handler call {call})")
+                driver.fail(key, error)
+                model.fail(key, error)
+                operator.at_point()
+            elif scenario.grouped:
+                grouped.append((key, outcome.output))
+            else:
+                note(f"complete_task {key} -> {dumps(outcome.output)}")
+                driver.complete(key, outcome.output)
+                model.complete(key, outcome.output)
+                operator.at_point()
+    if grouped:
+        # complete_tasks = complete_task per item in array order, in one transaction.
+        note(f"complete_tasks {[(k, dumps(o)) for k, o in grouped]}")
+        driver.complete_many(grouped)
+        for key, output in grouped:
+            model.complete(key, output)
+        operator.at_point()
+
+
+def compare_state(db: dict[str, Any], model: ControlledModel, when: str) -> None:
     run = db["run"]
-    assert model.status in ("completed", "failed"), f"model run stuck in {model.status}"
-    assert run["status"] == model.status, "run status"
-    assert dumps(run["output"]) == dumps(model.output), "run output"
-    assert run["remaining_steps"] == model.remaining_steps, "run remaining_steps"
+    assert run["status"] == model.status, f"run status {when}"
+    assert dumps(run["output"]) == dumps(model.output), f"run output {when}"
+    assert run["remaining_steps"] == model.remaining_steps, f"run remaining_steps {when}"
     for slug, want in model.states.items():
         got = db["steps"][slug]
-        assert got["status"] == want.status, f"status of step {slug}"
-        assert got["skip_reason"] == want.skip_reason, f"skip_reason of step {slug}"
-        assert got["error_message"] == want.error_message, f"error_message of step {slug}"
-        assert got["initial_tasks"] == want.initial_tasks, f"initial_tasks of step {slug}"
-        assert got["remaining_tasks"] == want.remaining_tasks, f"remaining_tasks of step {slug}"
+        for name in ("status", "skip_reason", "error_message", "remaining_deps"):
+            assert got[name] == getattr(want, name), f"{name} of step {slug} {when}"
+        assert got["initial_tasks"] == want.initial_tasks, f"initial_tasks of step {slug} {when}"
+        assert got["remaining_tasks"] == want.remaining_tasks, f"remaining_tasks of {slug} {when}"
         if want.status == "completed":
-            assert dumps(got["output"]) == dumps(want.output), f"output of step {slug}"
+            assert dumps(got["output"]) == dumps(want.output), f"output of step {slug} {when}"
         else:
-            assert got["output"] is None, f"output of step {slug} (not completed)"
-    assert set(db["tasks"]) == set(model.tasks), "task rows"
+            assert got["output"] is None, f"output of step {slug} (not completed) {when}"
+    assert set(db["tasks"]) == set(model.tasks), f"task rows {when}"
     for key, want_task in model.tasks.items():
         got_task = db["tasks"][key]
-        assert got_task["status"] == want_task.status, f"status of task {key}"
-        assert got_task["attempts_count"] == want_task.attempts, f"attempts of task {key}"
-        assert got_task["error_message"] == want_task.error_message, f"error of task {key}"
+        assert got_task["status"] == want_task.status, f"status of task {key} {when}"
+        assert got_task["attempts_count"] == want_task.attempts, f"attempts of task {key} {when}"
+        assert got_task["error_message"] == want_task.error_message, f"error of task {key} {when}"
         if want_task.status in ("completed", "failed") and want_task.output is not None:
-            assert dumps(got_task["output"]) == dumps(want_task.output), f"output of task {key}"
-    assert not model.visible(), "model left a visible task in a terminal run"
-    assert db["messages"] == 0, "messages left in the queue of a finished run"
+            assert dumps(got_task["output"]) == dumps(want_task.output), f"output of {key} {when}"
+    assert len(db["queue"]) == model.messages(), f"messages in the queue {when}"
 
 
 # ---------------------------------------------------------------- the tests
@@ -425,6 +356,18 @@ def compare_final_state(db: dict[str, Any], model: Model) -> None:
 _flow_numbers = itertools.count(1)
 
 
+def with_examples(*examples: Scenario) -> Callable[[Any], Any]:
+    """Decorator: the test plays these scenarios too (before the drawn ones)."""
+
+    def decorate(test: Any) -> Any:
+        for scenario in reversed(examples):
+            test = example(scenario=scenario)(test)
+        return test
+
+    return decorate
+
+
+@with_examples(*EXAMPLES)
 @settings(PROFILE)
 @given(scenario=scenarios())
 def test_random_flows_agree_with_the_model(pgflow_conn, scenario):
@@ -436,6 +379,7 @@ def test_random_flows_agree_with_the_model(pgflow_conn, scenario):
         pgflow_conn.execute("select pgflow.delete_flow_and_data(%s)", (slug,))
 
 
+@with_examples(*(replace(s, grouped=True) for s in EXAMPLES if s.batch))
 @settings(PROFILE, max_examples=100)
 @given(scenario=scenarios(grouped=True))
 def test_random_flows_with_grouped_completions_agree_with_the_model(pgflow_conn, scenario):

@@ -85,12 +85,22 @@ def fill_every_status(dsn: str) -> None:
 
 
 def snapshot(dsn: str) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of the runtime tables and the flow queues, in a stable order."""
+    """Every row of the runtime tables and the flow queues, in a stable order.
+
+    The columns added by run control (#12) are left out: an upgrade adds them empty.
+    """
     queries = {
-        "runs": "select to_jsonb(r) from pgflow.runs r order by run_id",
-        "step_states": "select to_jsonb(s) from pgflow.step_states s order by run_id, step_slug",
+        "runs": (
+            "select to_jsonb(r) - '{cancelled_at,paused_at,rerun_of}'::text[] "
+            "from pgflow.runs r order by run_id"
+        ),
+        "step_states": (
+            "select to_jsonb(s) - 'cancelled_at' from pgflow.step_states s "
+            "order by run_id, step_slug"
+        ),
         "step_tasks": (
-            "select to_jsonb(t) from pgflow.step_tasks t order by run_id, step_slug, task_index"
+            "select to_jsonb(t) - 'cancelled_at' from pgflow.step_tasks t "
+            "order by run_id, step_slug, task_index"
         ),
         "flows": "select to_jsonb(f) from pgflow.flows f order by flow_slug",
         "queue_chain": "select msg_id, message from pgmq.q_chain order by msg_id",

@@ -19,7 +19,7 @@ from tests.integration.worker_harness import start_flow, wait_run
 def upstream_database(dsn: str) -> str:
     """An upstream-shaped database without flows (the workers compile theirs)."""
     install_ours(dsn)
-    strip_to_upstream(dsn)
+    strip_to_upstream(dsn, runnable=True)
     return dsn
 
 

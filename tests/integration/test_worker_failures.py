@@ -61,7 +61,7 @@ def test_exhaustion_modes(pgflow_conn, start_worker):
     states = step_states(pgflow_conn, failed)
     assert states["boom"]["status"] == "failed"
     assert states["boom"]["error_message"] == "ValueError: boom"
-    assert states["after"]["status"] == "created"
+    assert states["after"]["status"] == "cancelled"  # a failed run leaves nothing unfinished
 
     run = wait_run(pgflow_conn, skipped)
     assert run["status"] == "completed"

@@ -48,11 +48,37 @@ UPSTREAM_FUNCTIONS = frozenset(
     ]
 )
 
+#: Run control's audit trail, and its columns and statuses in upstream's tables (#12).
+STRIP_RUN_CONTROL_COLUMNS = """drop table pgflow.run_events cascade;
+-- Upstream leaves the unfinished work of a failed run as it was.
+update pgflow.step_states
+set status = case when started_at is null then 'created' else 'started' end, cancelled_at = null
+where status = 'cancelled';
+update pgflow.step_tasks
+set status = case when started_at is null then 'queued' else 'started' end, cancelled_at = null
+where status = 'cancelled';
+alter table pgflow.runs
+  drop column cancelled_at, drop column paused_at, drop column rerun_of,
+  drop constraint status_is_valid,
+  add constraint status_is_valid check (status in ('started', 'failed', 'completed'));
+alter table pgflow.step_states
+  drop column cancelled_at,
+  drop constraint status_is_valid,
+  add constraint status_is_valid
+    check (status in ('created', 'started', 'completed', 'failed', 'skipped'));
+alter table pgflow.step_tasks
+  drop column cancelled_at,
+  drop constraint valid_status,
+  add constraint valid_status check (status in ('queued', 'started', 'completed', 'failed'));
+"""
+
 STRIP = """
+drop type pgflow.run_control_result cascade;
 drop view pgflow.permanently_stalled_tasks;
 drop table pgflow.installed_versions, pgflow.schedules;
 alter table pgflow.step_tasks drop constraint pgflow_py_requeued_count_nonnegative;
-drop index pgflow.idx_runs_ended_at, pgflow.idx_step_tasks_permanently_stalled;
+drop index pgflow.idx_runs_ended_at;
+drop index pgflow.idx_step_tasks_permanently_stalled;
 drop function pgflow.complete_task(uuid, text, int, jsonb, int);
 drop function pgflow.fail_task(uuid, text, int, text, int);
 create function pgflow.complete_task(run_id uuid, step_slug text, task_index int, output jsonb)
@@ -89,9 +115,16 @@ def install_ours(dsn: str) -> None:
     pgflow.install(dsn, method="sql")
 
 
-def strip_to_upstream(dsn: str) -> None:
-    """Remove what pgflow-py adds, leaving an upstream-shaped schema with its runs."""
+def strip_to_upstream(dsn: str, *, runnable: bool = False) -> None:
+    """Remove what pgflow-py adds, leaving an upstream-shaped schema with its runs.
+
+    ``runnable``: the database is to run flows (our worker in upstream mode). Upstream's
+    functions are stood in for by ours, which write run control's columns and audit trail,
+    so those stay (upstream's callers never read them); the rest is stripped as usual.
+    """
     with psycopg.connect(dsn) as conn:
         conn.execute(STRIP)
+        if not runnable:
+            conn.execute(STRIP_RUN_CONTROL_COLUMNS)
         for (signature,) in conn.execute(OURS, (sorted(UPSTREAM_FUNCTIONS),)).fetchall():
             conn.execute(f"drop function {signature}")

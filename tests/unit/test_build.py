@@ -251,5 +251,22 @@ def test_the_upgrade_replaces_every_function_of_the_full_script():
     assert full, "no function in the full script"
     assert functions(UPGRADE.read_text()) == full
     assert UPGRADE.read_text().startswith(f"-- pgflow 0.1.0 -> {VERSION}: generated")
-    hand = (ROOT / "extension" / "upgrades" / f"0.1.0--{VERSION}.sql").read_text()
+    hand = build.hand_part(ROOT / "extension" / "upgrades" / f"0.1.0--{VERSION}.sql")
     assert hand in UPGRADE.read_text()
+    assert "-- include:" not in UPGRADE.read_text(), "an include line was left unexpanded"
+
+
+def test_a_hand_part_includes_shared_files_and_refuses_missing_ones(tmp_path):
+    (tmp_path / "changes").mkdir()
+    (tmp_path / "changes" / "shared.sql").write_text("alter table t add column c int;\n")
+    hand = tmp_path / "upgrades.sql"
+    hand.write_text("-- before\n-- include: changes/shared.sql\n-- after\n")
+
+    text = build.hand_part(hand, tmp_path)
+
+    assert text == (
+        "-- before\n-- ==== changes/shared.sql ====\nalter table t add column c int;\n-- after\n"
+    )
+    hand.write_text("-- include: changes/missing.sql\n")
+    with pytest.raises(build.BuildError, match=r"missing\.sql does not exist"):
+        build.hand_part(hand, tmp_path)

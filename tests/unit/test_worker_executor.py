@@ -60,14 +60,20 @@ ONE_REPORT_PARAMS = {
     "task_index": "task_indexes",
     "payload": "payloads",
     "attempt": "attempts",
+    "permanent": "permanents",
 }
 
 
 def as_batch_call(query: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """A one-report call as the batch call it stands for (arrays of one), else unchanged."""
+    """A one-report call as the batch call it stands for (arrays of one), else unchanged.
+
+    Only failures carry ``permanent`` (completions never do)."""
     if query not in ONE_REPORT:
         return query, params
-    assert set(params) == set(ONE_REPORT_PARAMS)
+    expected = set(ONE_REPORT_PARAMS)
+    if query != queries.FAIL_TASKS_ONE_REPORT:
+        expected.discard("permanent")
+    assert set(params) == expected
     return ONE_REPORT[query], {ONE_REPORT_PARAMS[k]: [v] for k, v in params.items()}
 
 
@@ -126,6 +132,7 @@ def make_executor(pool: FakePool, **kwargs: Any) -> Executor:
             name=name,
             max_batch=10,
             reconnect_max_seconds=0.01,
+            permanent=name == "fail_tasks",  # as the worker on pgflow-py's SQL
         )
 
     return Executor(

@@ -1,12 +1,13 @@
 """The ``pgflow`` command line.
 
 ``pgflow install`` installs the schema; ``pgflow start``, ``status`` and ``runs`` start and
-follow runs (here); ``pgflow dev up|down|status|dsn|psql|destroy`` manage the embedded dev
-cluster (:mod:`pgflow.cli.dev`); ``check-schema``, ``migrate`` and ``schedules`` administer
-the schema (:mod:`pgflow.cli.admin`). Every command that needs a database takes ``--dsn``,
-else uses ``PGFLOW_DATABASE_URL``, ``DATABASE_URL``, then the dev cluster, started on
-demand (:func:`pgflow.cli.util.command_dsn`). Data goes to stdout, notes and progress to
-stderr.
+follow runs (here); ``pgflow cancel|pause|resume|retry|rerun|skip|complete-step|events``
+operate runs (:mod:`pgflow.cli.control`); ``pgflow dev up|down|status|dsn|psql|destroy``
+manage the embedded dev cluster (:mod:`pgflow.cli.dev`); ``check-schema``, ``migrate`` and
+``schedules`` administer the schema (:mod:`pgflow.cli.admin`). Every command that needs a
+database takes ``--dsn``, else uses ``PGFLOW_DATABASE_URL``, ``DATABASE_URL``, then the dev
+cluster, started on demand (:func:`pgflow.cli.util.command_dsn`). Data goes to stdout,
+notes and progress to stderr.
 """
 
 from __future__ import annotations
@@ -15,16 +16,15 @@ import dataclasses
 import json
 import uuid
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import click
 import psycopg
 
 from pgflow._version import __version__
-from pgflow.cli import admin, dev
-from pgflow.cli.util import click_dsn, command_dsn, dsn_option, table
-from pgflow.client import Client, Run
+from pgflow.cli import admin, control, dev, formatting
+from pgflow.cli.util import click_dsn, command_dsn, dsn_option, parse_json_option, table
+from pgflow.client import RUN_STATUSES, Client, Run
 from pgflow.errors import PgflowError
 from pgflow.schema.install import METHODS, Method, install
 
@@ -67,22 +67,7 @@ def install_command(dsn: str | None, method: Method) -> None:
 
 def _parse_input(text: str) -> Any:
     """Parse ``--input``: JSON text, or ``@path`` to read JSON from a file."""
-    source = "--input"
-    if text.startswith("@"):
-        source = text[1:]
-        try:
-            text = Path(source).read_text()
-        except OSError as exc:
-            raise click.BadParameter(f"cannot read {source}: {exc}", param_hint="--input") from exc
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except ValueError as exc:
-        raise click.BadParameter(f"{source} is not JSON: {exc}", param_hint="--input") from exc
-
-
-def _reject_constant(name: str) -> Any:
-    """``json.loads`` hook: NaN and Infinity are Python extensions, not JSON."""
-    raise ValueError(f"{name} is not a JSON value")
+    return parse_json_option(text, "--input")
 
 
 @main.command("start")
@@ -143,19 +128,32 @@ def start_command(
 @click.option("--json", "as_json", is_flag=True, help="Print the run state as JSON.")
 @dsn_option
 def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
-    """Show a run and the state of each of its steps."""
+    """Show a run and the state of each of its steps.
+
+    Also says why a failed run failed (the failed step and its error), who cancelled or
+    paused a run and why, and, for each task waiting to be retried, its last error and
+    when its next attempt is due. Reads only.
+    """
     with _client(dsn) as client:
         try:
             state = client.get_run(run_id)
             counts = client.task_counts(run_id)
+            live = state.status in ("started", "paused")
+            retrying = client.retrying_tasks(state.run_id) if live else []
+            noted = state.status in ("cancelled", "paused")
+            events = client.events(state.run_id) if noted and not as_json else []
         except (PgflowError, psycopg.Error) as exc:
             raise click.ClickException(str(exc)) from exc
     if as_json:
-        click.echo(json.dumps(dataclasses.asdict(state), indent=2, default=str))
+        data = dataclasses.asdict(state)
+        data["retrying_tasks"] = [dataclasses.asdict(task) for task in retrying]
+        click.echo(json.dumps(data, indent=2, default=str))
         return
     click.echo(f"run      {state.run_id}")
     click.echo(f"flow     {state.flow_slug}")
     click.echo(f"status   {state.status}  ({_run_timing(state)})")
+    for label, text in formatting.why_lines(state, events):
+        click.echo(f"{label:<8} {text}")
     click.echo("")
     rows = []
     for step in state.steps:
@@ -176,22 +174,36 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
             ]
         )
     click.echo(table(["STEP", "STATUS", "TASKS DONE", "RUNNING", "TOOK", "NOTE"], rows))
+    if retrying:
+        click.echo("")
+        click.echo(formatting.retrying_table(retrying, state.status))
 
 
 @main.command("runs")
 @click.option("--flow", "flow_slug", help="Only runs of this flow.")
-@click.option(
-    "--status",
-    type=click.Choice(["started", "completed", "failed"]),
-    help="Only runs in this status.",
-)
+@click.option("--status", type=click.Choice(RUN_STATUSES), help="Only runs in this status.")
+@click.option("--step", "step_slug", help="Only runs whose step STEP failed or failed an attempt.")
+@click.option("--error-contains", help="Only runs with an error (of --step) containing this text.")
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
 @dsn_option
-def runs_command(flow_slug: str | None, status: str | None, limit: int, dsn: str | None) -> None:
+def runs_command(
+    flow_slug: str | None,
+    status: str | None,
+    step_slug: str | None,
+    error_contains: str | None,
+    limit: int,
+    dsn: str | None,
+) -> None:
     """List the latest runs, newest first."""
     with _client(dsn) as client:
         try:
-            runs = client.list_runs(flow_slug=flow_slug, status=status, limit=limit)
+            runs = client.list_runs(
+                flow_slug=flow_slug,
+                status=status,
+                limit=limit,
+                step_slug=step_slug,
+                error_contains=error_contains,
+            )
         except (PgflowError, psycopg.Error) as exc:
             raise click.ClickException(str(exc)) from exc
     if not runs:
@@ -213,29 +225,10 @@ def runs_command(flow_slug: str | None, status: str | None, limit: int, dsn: str
 
 # ---------------------------------------------------------------- formatting
 
-
-def _duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    minutes, rest = divmod(round(seconds), 60)
-    if minutes < 60:
-        return f"{minutes} min {rest} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes} min"
-
-
-def _seconds_between(start: datetime | None, end: datetime | None) -> float | None:
-    if start is None or end is None:
-        return None
-    return (end - start).total_seconds()
-
-
-def _when(moment: datetime | None) -> str:
-    if moment is None:
-        return "-"
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+_duration = formatting.duration
+_seconds_between = formatting.seconds_between
+_when = formatting.when
+_one_line = formatting.one_line
 
 
 def _run_timing(run: Run) -> str:
@@ -245,17 +238,14 @@ def _run_timing(run: Run) -> str:
     return f"started {_when(run.started_at)}, running for {_duration(running_for)}"
 
 
-def _one_line(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# The dev cluster and schema administration commands live apart.
+# The dev cluster, schema administration and run-control commands live apart.
 main.add_command(dev.dev_group)
 main.add_command(admin.check_schema_command)
 main.add_command(admin.migrate_command)
 main.add_command(admin.schedules_command)
 main.add_command(admin.schedule_group)
+for _command in control.COMMANDS:
+    main.add_command(_command)
 
 
 if __name__ == "__main__":

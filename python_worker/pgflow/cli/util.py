@@ -1,8 +1,10 @@
-"""Pieces shared by the commands: finding the database, the ``--dsn`` option, plain tables."""
+"""Pieces shared by the commands: finding the database, ``--dsn``, JSON options, tables."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -54,6 +56,35 @@ def click_dsn(explicit: str | None) -> str:
 def dsn_option(function: F) -> F:
     """Add the ``--dsn`` option shared by the database commands."""
     return click.option("--dsn", help=DSN_HELP)(function)
+
+
+def parse_json_option(text: str, option: str) -> Any:
+    """Parse the value of a JSON option: JSON text, or ``@path`` to read JSON from a file.
+
+    Args:
+        text: the option's value.
+        option: the option's name (``--input``), for messages.
+
+    Raises:
+        click.BadParameter: the file cannot be read, or the text is not JSON (NaN and
+            Infinity, which Python's parser accepts, are not JSON either). Exit code 2.
+    """
+    source = option
+    if text.startswith("@"):
+        source = text[1:]
+        try:
+            text = Path(source).read_text()
+        except OSError as exc:
+            raise click.BadParameter(f"cannot read {source}: {exc}", param_hint=option) from exc
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except ValueError as exc:
+        raise click.BadParameter(f"{source} is not JSON: {exc}", param_hint=option) from exc
+
+
+def _reject_constant(name: str) -> Any:
+    """``json.loads`` hook: NaN and Infinity are Python extensions, not JSON."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

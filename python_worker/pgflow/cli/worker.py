@@ -125,7 +125,7 @@ def load_flow(reference: str) -> Flow:
     type=click.FloatRange(min=0.1),
     default=5.0,
     show_default=True,
-    help="Seconds between heartbeats.",
+    help="Seconds between heartbeats (and between checks for cancelled tasks while handlers run).",
 )
 @click.option(
     "--requeue-stalled-interval",

@@ -5,21 +5,37 @@ Modules, one job each:
 - ``queries``: every SQL statement the clients send;
 - ``plans``: each verb once (statements, argument checks, error translation, parsing),
   run by both clients;
-- ``records``: what the verbs return (:class:`Run`, :class:`RunState`, :class:`StepState`);
-- ``sync_client`` and ``async_client``: the two clients, thin layers over the plans.
+- ``control_plans``: the plans of the run-control verbs and of the audit trail;
+- ``records``: what the verbs return (:class:`Run`, :class:`RunState`, :class:`StepState`,
+  :class:`RunControlResult`, :class:`RunEvent`, :class:`RetryingTask`);
+- ``sync_client`` and ``async_client``: the two clients, thin layers over the plans;
+- ``sync_control`` and ``async_control``: their run-control verbs (mixins).
 """
 
 from pgflow.client.async_client import AsyncClient
 from pgflow.client.plans import HasSlug, canonical_run_id, encode_run_input
-from pgflow.client.records import TERMINAL_RUN_STATUSES, Run, RunState, StepState
+from pgflow.client.records import (
+    RUN_STATUSES,
+    TERMINAL_RUN_STATUSES,
+    RetryingTask,
+    Run,
+    RunControlResult,
+    RunEvent,
+    RunState,
+    StepState,
+)
 from pgflow.client.sync_client import Client
 
 __all__ = [
+    "RUN_STATUSES",
     "TERMINAL_RUN_STATUSES",
     "AsyncClient",
     "Client",
     "HasSlug",
+    "RetryingTask",
     "Run",
+    "RunControlResult",
+    "RunEvent",
     "RunState",
     "StepState",
     "canonical_run_id",

@@ -16,7 +16,8 @@ so one client serves every request of an app::
     await client.close()                                   # at shutdown
 
 or ``async with AsyncClient(dsn) as client: ...``. An app that has a pool already passes it
-(``pool=``); one connection may be passed too (``connection=``).
+(``pool=``); one connection may be passed too (``connection=``). The run-control verbs
+come from :class:`~pgflow.client.async_control.AsyncRunControl`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from pgflow.client import plans
+from pgflow.client.async_control import AsyncRunControl
 from pgflow.client.plans import HasSlug, Plan
 from pgflow.client.records import Run, RunState
 from pgflow.dsn import resolve_dsn
@@ -41,7 +43,7 @@ T = TypeVar("T")
 Connection = psycopg.AsyncConnection[Any]
 
 
-class AsyncClient:
+class AsyncClient(AsyncRunControl):
     """Start pgflow runs and read their state from async code.
 
     Args:
@@ -202,13 +204,23 @@ class AsyncClient:
         return await self._run(plans.task_counts(run_id))
 
     async def list_runs(
-        self, *, flow_slug: str | None = None, status: str | None = None, limit: int = 20
+        self,
+        *,
+        flow_slug: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        step_slug: str | None = None,
+        error_contains: str | None = None,
     ) -> list[Run]:
         """Return the latest runs (without step states), newest first.
 
         Args:
             flow_slug: only runs of this flow.
-            status: only runs in this status (``started``, ``completed``, ``failed``).
+            status: only runs in this status (``started``, ``paused``, ``completed``,
+                ``failed``, ``cancelled``).
             limit: at most this many runs.
+            step_slug: only runs whose step ``step_slug`` failed or has a failed attempt.
+            error_contains: only runs with such an error containing this text
+                (case-insensitive).
         """
-        return await self._run(plans.list_runs(flow_slug, status, limit))
+        return await self._run(plans.list_runs(flow_slug, status, limit, step_slug, error_contains))

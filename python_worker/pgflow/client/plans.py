@@ -143,9 +143,22 @@ def task_counts(run_id: str | uuid.UUID) -> Plan[dict[str, dict[str, int]]]:
     return counts
 
 
-def list_runs(flow_slug: str | None, status: str | None, limit: int) -> Plan[list[Run]]:
+def list_runs(
+    flow_slug: str | None,
+    status: str | None,
+    limit: int,
+    step_slug: str | None = None,
+    error_contains: str | None = None,
+) -> Plan[list[Run]]:
     """Plan of ``list_runs`` (see :meth:`pgflow.client.Client.list_runs`)."""
-    rows = yield queries.LIST_RUNS, {"flow_slug": flow_slug, "status": status, "limit": limit}
+    params = {
+        "flow_slug": flow_slug,
+        "status": status,
+        "limit": limit,
+        "step_slug": step_slug,
+        "error_contains": error_contains,
+    }
+    rows = yield queries.LIST_RUNS, params
     return [Run.from_row(row[0]) for row in rows]
 
 

@@ -1,19 +1,24 @@
-"""What the client returns: runs and step states, as frozen records.
+"""What the client returns: runs and step states, and what run control returns, as frozen records.
 
-Built from the JSON the SQL API returns (``to_jsonb`` of ``pgflow.runs`` and
-``pgflow.step_states`` rows, ``pgflow.get_run_with_states``); timestamps become aware
-datetimes.
+Runs and step states are built from the JSON the SQL API returns (``to_jsonb`` of
+``pgflow.runs`` and ``pgflow.step_states`` rows, ``pgflow.get_run_with_states``); the
+run-control records (:class:`RunControlResult`, :class:`RunEvent`, :class:`RetryingTask`)
+from the rows of their statements. Timestamps become aware datetimes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-#: Run statuses after which nothing changes.
-TERMINAL_RUN_STATUSES: Final = frozenset({"completed", "failed"})
+#: Every status a run can be in (``pgflow.runs.status``).
+RUN_STATUSES: Final = ("started", "paused", "completed", "failed", "cancelled")
+
+#: Run statuses a run leaves only by an operator's verb (retry_run of a failed run), if
+#: ever: the run is finished.
+TERMINAL_RUN_STATUSES: Final = frozenset({"completed", "failed", "cancelled"})
 
 
 @dataclass(frozen=True)
@@ -22,7 +27,8 @@ class StepState:
 
     Attributes:
         step_slug: the step.
-        status: ``created``, ``started``, ``completed``, ``failed`` or ``skipped``.
+        status: ``created``, ``started``, ``completed``, ``failed``, ``skipped`` or
+            ``cancelled`` (an unfinished step of a run that failed or was cancelled).
         initial_tasks: number of tasks (None until known, for dependent maps).
         remaining_tasks: tasks not yet completed (None before the step starts).
         remaining_deps: dependencies not yet completed.
@@ -34,6 +40,7 @@ class StepState:
         completed_at: when it completed.
         failed_at: when it failed.
         skipped_at: when it was skipped.
+        cancelled_at: when it was cancelled.
     """
 
     step_slug: str
@@ -49,6 +56,7 @@ class StepState:
     completed_at: datetime | None
     failed_at: datetime | None
     skipped_at: datetime | None
+    cancelled_at: datetime | None = None
 
     @property
     def completed_tasks(self) -> int:
@@ -76,6 +84,7 @@ class StepState:
             completed_at=_timestamp(row.get("completed_at")),
             failed_at=_timestamp(row.get("failed_at")),
             skipped_at=_timestamp(row.get("skipped_at")),
+            cancelled_at=_timestamp(row.get("cancelled_at")),
         )
 
 
@@ -86,13 +95,16 @@ class Run:
     Attributes:
         run_id: the run's uuid, as text.
         flow_slug: the flow it runs.
-        status: ``started``, ``completed`` or ``failed``.
+        status: ``started``, ``paused``, ``completed``, ``failed`` or ``cancelled``.
         input: the run input (JSON value).
         output: once completed, an object of the leaf steps' outputs by step slug.
         remaining_steps: steps not yet completed or skipped.
         started_at: when the run started.
         completed_at: when it completed.
-        failed_at: when it failed.
+        failed_at: when it failed (None again once retried).
+        cancelled_at: when it was cancelled (``cancel_run``).
+        paused_at: when it was paused, while it is (``pause_run``).
+        rerun_of: the run this one reruns (``rerun_flow``), as text.
     """
 
     run_id: str
@@ -104,16 +116,19 @@ class Run:
     started_at: datetime | None
     completed_at: datetime | None
     failed_at: datetime | None
+    cancelled_at: datetime | None = None
+    paused_at: datetime | None = None
+    rerun_of: str | None = None
 
     @property
     def finished(self) -> bool:
-        """True once the run is completed or failed."""
+        """True once the run is completed, failed or cancelled."""
         return self.status in TERMINAL_RUN_STATUSES
 
     @property
     def duration_seconds(self) -> float | None:
-        """Seconds from start to completion or failure; None while running."""
-        end = self.completed_at or self.failed_at
+        """Seconds from start to completion, failure or cancellation; None while running."""
+        end = self.completed_at or self.failed_at or self.cancelled_at
         if end is None or self.started_at is None:
             return None
         return (end - self.started_at).total_seconds()
@@ -157,6 +172,110 @@ class RunState(Run):
         return cls(**_run_fields(state["run"]), steps=steps)
 
 
+@dataclass(frozen=True)
+class RunControlResult:
+    """What a run-control verb did (a ``pgflow.run_control_result`` row).
+
+    Attributes:
+        run_id: the run acted on; for ``rerun`` the NEW run (unless nothing was done).
+        status: the run's status after the call.
+        changed: False when nothing was done because the run was no longer in the
+            ``expected_status`` given (a late or concurrent call); True otherwise.
+        detail: why nothing was done (``"run is failed, not started: nothing done"``), else
+            None.
+    """
+
+    run_id: str
+    status: str
+    changed: bool
+    detail: str | None
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> RunControlResult:
+        """Build from a ``(run_id, status, changed, detail)`` row."""
+        run_id, status, changed, detail = row
+        return cls(run_id=str(run_id), status=status, changed=bool(changed), detail=detail)
+
+
+@dataclass(frozen=True)
+class RunEvent:
+    """One entry of a run's audit trail (a ``pgflow.run_events`` row).
+
+    Attributes:
+        id: the event's number; events are ordered by it (oldest first).
+        run_id: the run, as text.
+        step_slug: the step, for ``step:*`` and ``task:*`` events.
+        task_index: the task, for ``task:*`` events.
+        event: what happened: ``run:started``, ``run:completed``, ``run:failed``,
+            ``run:cancelled``, ``run:paused``, ``run:resumed``, ``run:retried``,
+            ``run:rerun``, ``step:<status>``, ``step:reset``, ``task:failed``,
+            ``task:requeued``, ``task:permanently_stalled``.
+        actor: who caused it (``worker:<id>``, ``system``, ``app``, or the actor given to a
+            verb).
+        reason: the reason given to a verb, else None.
+        details: what else the event carries (errors, attempt numbers, the new run of a
+            rerun), a JSON object or None.
+        created_at: when it was written (database clock).
+    """
+
+    id: int
+    run_id: str
+    step_slug: str | None
+    task_index: int | None
+    event: str
+    actor: str
+    reason: str | None
+    details: Any
+    created_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> RunEvent:
+        """Build from a ``pgflow.get_run_events`` row, columns in table order."""
+        id_, run_id, step_slug, task_index, event, actor, reason, details, created_at = row
+        return cls(
+            id=id_,
+            run_id=str(run_id),
+            step_slug=step_slug,
+            task_index=task_index,
+            event=event,
+            actor=actor,
+            reason=reason,
+            details=details,
+            created_at=created_at,
+        )
+
+
+@dataclass(frozen=True)
+class RetryingTask:
+    """A task of a run waiting for its next attempt after a failed one.
+
+    Attributes:
+        step_slug: the step.
+        task_index: the task (0 for a single step, the element for a map step).
+        attempts_count: attempts made so far.
+        error_message: the error of the last failed attempt.
+        failed_at: when the last attempt failed (from the run's ``task:failed`` event);
+            None when the run's events were pruned.
+        next_attempt_at: when the task is due again: the failure time plus the backoff
+            ``floor(base_delay * 2^attempts_count)`` seconds, as ``fail_task`` set it on
+            the queue message. None while the run is paused (the task waits for
+            ``resume_run``) or when the task was requeued since (it is due at once).
+    """
+
+    step_slug: str
+    task_index: int
+    attempts_count: int
+    error_message: str
+    failed_at: datetime | None
+    next_attempt_at: datetime | None
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> RetryingTask:
+        """Build from a row of :data:`pgflow.client.queries.RETRYING_TASKS`."""
+        step_slug, task_index, attempts_count, error_message, failed_at, next_at = row
+        return cls(step_slug, task_index, attempts_count, error_message, failed_at, next_at)
+
+
 def _run_fields(row: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "run_id": str(row["run_id"]),
@@ -168,6 +287,9 @@ def _run_fields(row: Mapping[str, Any]) -> dict[str, Any]:
         "started_at": _timestamp(row.get("started_at")),
         "completed_at": _timestamp(row.get("completed_at")),
         "failed_at": _timestamp(row.get("failed_at")),
+        "cancelled_at": _timestamp(row.get("cancelled_at")),
+        "paused_at": _timestamp(row.get("paused_at")),
+        "rerun_of": None if row.get("rerun_of") is None else str(row["rerun_of"]),
     }
 
 

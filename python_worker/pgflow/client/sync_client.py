@@ -13,7 +13,10 @@ do the work. It holds one autocommit psycopg connection, opened on first use::
 
 It is meant for scripts, CLIs and threaded web handlers that start a run and look at it,
 not for high-rate polling (use one client per thread). Async code uses
-:class:`~pgflow.client.AsyncClient`, which sends the same statements.
+:class:`~pgflow.client.AsyncClient`, which sends the same statements. The run-control
+verbs (``cancel_run``, ``pause_run``, ``resume_run``, ``retry_run``, ``rerun``,
+``skip_step``, ``complete_step``) and ``events`` come from
+:class:`~pgflow.client.sync_control.RunControl`.
 """
 
 from __future__ import annotations
@@ -27,12 +30,13 @@ import psycopg
 from pgflow.client import plans
 from pgflow.client.plans import HasSlug, Plan
 from pgflow.client.records import Run, RunState
+from pgflow.client.sync_control import RunControl
 from pgflow.dsn import resolve_dsn
 
 T = TypeVar("T")
 
 
-class Client:
+class Client(RunControl):
     """Start pgflow runs and read their state through one database connection.
 
     Args:
@@ -168,16 +172,27 @@ class Client:
         return self._run(plans.task_counts(run_id))
 
     def list_runs(
-        self, *, flow_slug: str | None = None, status: str | None = None, limit: int = 20
+        self,
+        *,
+        flow_slug: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        step_slug: str | None = None,
+        error_contains: str | None = None,
     ) -> list[Run]:
         """Return the latest runs, newest first.
 
         Args:
             flow_slug: only runs of this flow.
-            status: only runs in this status (``started``, ``completed``, ``failed``).
+            status: only runs in this status (``started``, ``paused``, ``completed``,
+                ``failed``, ``cancelled``).
             limit: at most this many runs.
+            step_slug: only runs whose step ``step_slug`` failed or has a task with a
+                failed attempt.
+            error_contains: only runs with such an error (of ``step_slug``, if given)
+                whose message contains this text (case-insensitive).
 
         Returns:
             The runs, without their step states.
         """
-        return self._run(plans.list_runs(flow_slug, status, limit))
+        return self._run(plans.list_runs(flow_slug, status, limit, step_slug, error_contains))

@@ -34,7 +34,7 @@ METHODS: tuple[Method, ...] = ("auto", "extension", "sql")
 INSTALL_LOCK_KEY = 0x7067666C6F77
 
 #: The group roles the install creates and grants (extension/sql/900_setup_security.sql).
-ROLES = ("pgflow_worker", "pgflow_client", "pgflow_upstream_worker")
+ROLES = ("pgflow_worker", "pgflow_client", "pgflow_operator", "pgflow_upstream_worker")
 _MISSING_ROLES = (
     "select array(select r from unnest(%s::text[]) as r where pg_catalog.to_regrole(r) is null)"
 )

@@ -37,6 +37,17 @@ UPSTREAM_TABLES = (
     "worker_functions",
 )
 #: The packaged script that adopts an upstream database (extension/build.py makes it).
+#: Columns pgflow-py appends to upstream's tables (run control, #12): adoption adds them, so
+#: an upstream schema never has them.
+OUR_COLUMNS = frozenset(
+    {
+        "runs.cancelled_at",
+        "runs.paused_at",
+        "runs.rerun_of",
+        "step_states.cancelled_at",
+        "step_tasks.cancelled_at",
+    }
+)
 ADOPT_SCRIPT = "pgflow-adopt-upstream-0.14.sql"
 
 #: One boolean: the database holds an upstream pgflow schema (flows, no installed_versions).
@@ -110,7 +121,12 @@ def upstream_schema(present: Iterable[str], manifest: Mapping[str, Any]) -> Upst
     """
     have = set(present)
     tables = manifest["contract"]["tables"]
-    wanted = [f"{t}.{c['name']}" for t in UPSTREAM_TABLES for c in tables[t]["columns"]]
+    wanted = [
+        name
+        for t in UPSTREAM_TABLES
+        for c in tables[t]["columns"]
+        if (name := f"{t}.{c['name']}") not in OUR_COLUMNS
+    ]
     return UpstreamSchema(missing_columns=tuple(c for c in wanted if c not in have))
 
 

@@ -7,15 +7,19 @@ Every state transition stays in SQL: the worker only calls ``pgflow.*`` function
 - ``runner``: :class:`Worker`, wiring everything; startup and shutdown sequence;
 - ``poller``: two-phase polling of one flow's queue (``read_tasks`` + ``start_tasks``);
 - ``notify``: the LISTEN connection (pgmq insert notifications) and its reconnection;
-- ``executor``: one task: handler input, timeout, output encoding, report;
-- ``lifecycle``: states, signals, drain; ``heartbeat``: the heartbeat timer;
+- ``claimed_task``: a task claimed by this worker; ``executor``: running one to its
+  report (handler input, timeout, output encoding, permanent failures);
+- ``cancellation``: telling handlers of tasks cancelled in SQL (``ctx.cancelled``);
+- ``lifecycle``: states, signals, drain; ``heartbeat``: the heartbeat timer (which runs
+  the cancellation check);
 - ``requeue_stalled_tasks``: the periodic ``pgflow.requeue_stalled_tasks()`` call;
 - ``watchdog``: a thread that names the handler blocking the event loop;
 - ``queries``: every SQL statement sent; ``config``: settings; ``log``: structured logs.
 
 The ``pgflow-worker`` command is :mod:`pgflow.cli.worker`; the worker's exceptions
 (:class:`~pgflow.errors.WorkerStartupError`, :class:`~pgflow.errors.FlowShapeMismatch`)
-are in :mod:`pgflow.errors`.
+and the one handlers raise (:class:`~pgflow.errors.PermanentError`) are in
+:mod:`pgflow.errors`.
 """
 
 from pgflow.worker.config import WorkerConfig

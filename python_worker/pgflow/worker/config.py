@@ -29,7 +29,8 @@ class WorkerConfig:
         visibility_timeout_seconds: lease taken on a message read for a step this worker
             does not define (it is visible again for other workers after it); a claimed
             task's message is hidden for the step timeout + 2 s.
-        heartbeat_interval_seconds: period of ``pgflow.worker_heartbeat``.
+        heartbeat_interval_seconds: period of ``pgflow.worker_heartbeat``, and of the check
+            for cancelled tasks while handlers run (``ctx.cancelled``).
         requeue_stalled_interval_seconds: period of the worker's
             ``pgflow.requeue_stalled_tasks()`` calls, the first one at start (0 = never;
             then a pg_cron job or another worker must call it).

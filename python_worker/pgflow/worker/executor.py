@@ -1,4 +1,4 @@
-"""Run one claimed task and report its outcome.
+"""Run one claimed task (:class:`~pgflow.worker.claimed_task.ClaimedTask`) to its report.
 
 The executor assembles the handler input, calls the handler under its timeout, and reports
 the outcome through a :class:`~pgflow.worker.reports.ReportBatcher`: ``pgflow.complete_tasks``
@@ -9,7 +9,11 @@ verdict (:class:`~pgflow.worker.reports.ReportResult`), logged here; an output S
 
 Handlers never take the worker down: any exception (or a timeout, or an output that is not
 JSON) becomes a failure report with the text ``"<ExceptionType>: <message>"``; the SQL then
-decides between a retry (delay computed from the database clock) and exhaustion.
+decides between a retry (delay computed from the database clock) and exhaustion. A
+:class:`~pgflow.errors.PermanentError` or an output that is not JSON is reported
+*permanent*: no retry can cure it, so the task is exhausted at once. An ``async def``
+handler whose task was cancelled in SQL meanwhile is cancelled and nothing is reported; a
+sync one's report comes back ignored (:mod:`pgflow.worker.cancellation`).
 
 Timeouts: a ``def`` handler runs in its own thread and is abandoned at its timeout; an
 ``async def`` handler is cancelled at its timeout. An ``async def`` handler that blocks
@@ -32,13 +36,15 @@ import logging
 import threading
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 
 from pgflow.context import Context, FlowInputSource, KnownFlowInput
-from pgflow.dsl import Flow, Step
+from pgflow.dsl import Step
+from pgflow.errors import PermanentError
+from pgflow.worker.cancellation import CANCELLED_REASONS
+from pgflow.worker.claimed_task import ClaimedTask
 from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import MAX_FIELD_CHARS, bounded, fields
 from pgflow.worker.reports import ReportBatcher, ReportResult, TaskReport
@@ -49,52 +55,6 @@ logger = logging.getLogger("pgflow.worker")
 #: An async handler returning this long after its timeout blocked the loop at its deadline
 #: (a free loop would have cancelled it); below it, the lateness is scheduling jitter.
 OVERRUN_TOLERANCE_SECONDS = 0.1
-
-
-@dataclass(frozen=True, kw_only=True)
-class ClaimedTask:
-    """A task ``start_tasks`` returned to this worker, with what the poller knows of it.
-
-    Attributes:
-        flow: the DSL flow (``pgflow.dsl.Flow``) the task belongs to.
-        worker_id: the worker row that claimed it (text uuid).
-        record: the ``step_task_record`` row as a dict.
-        message: the pgmq message read for it (``msg_id``, ``read_ct``, ...).
-        attempt: ``attempts_count`` after the claim (1 = first attempt).
-    """
-
-    flow: Flow
-    worker_id: str
-    record: Mapping[str, Any]
-    message: Mapping[str, Any]
-    attempt: int
-
-    @property
-    def run_id(self) -> str:
-        """The run id as text."""
-        return str(self.record["run_id"])
-
-    @property
-    def step_slug(self) -> str:
-        """The step slug."""
-        return str(self.record["step_slug"])
-
-    @property
-    def task_index(self) -> int:
-        """The task index."""
-        return int(self.record["task_index"])
-
-    def log_fields(self) -> dict[str, Any]:
-        """Fields every log line about this task carries."""
-        return {
-            "flow_slug": self.flow.slug,
-            "run_id": self.run_id,
-            "step_slug": self.step_slug,
-            "task_index": self.task_index,
-            "attempt": self.attempt,
-            "msg_id": self.record["msg_id"],
-            "worker_id": self.worker_id,
-        }
 
 
 def handler_input(step: Step, record: Mapping[str, Any]) -> Any:
@@ -225,6 +185,7 @@ class Executor:
             shutdown=self._shutdown,
             timeout_seconds=int(task.flow.effective_timeout(task.step_slug)),
             flow_input_source=source,
+            cancelled=task.cancellation.event,
         )
 
     async def invoke(self, step: Step, value: Any, ctx: Context) -> Any:
@@ -239,7 +200,11 @@ class Executor:
         return result
 
     async def run(self, task: ClaimedTask) -> None:
-        """Run one task to its report. Cancellation abandons it (nothing is reported)."""
+        """Run one task to its report. Cancellation abandons it (nothing is reported).
+
+        The asyncio task running this is cancelled at a shutdown's end (abandon), and while
+        it awaits an ``async def`` handler whose task was cancelled in SQL.
+        """
         current = asyncio.current_task()
         if current is not None:
             self.running[current] = task
@@ -257,6 +222,7 @@ class Executor:
         payload: str | None = None
         error: str | None = None
         failure: BaseException | None = None  # the handler's exception, for its traceback
+        permanent = False  # no retry can cure it: PermanentError, output not JSON
         deadline: asyncio.Timeout | None = None
         is_sync = False
         timeout_seconds = 0
@@ -266,6 +232,8 @@ class Executor:
             ctx = self.context_for(task)
             timeout_seconds = ctx.timeout_seconds
             handler_started = clock.active_time()
+            if not is_sync:  # cancelled with the handler if the task is cancelled in SQL
+                task.cancellation.handler = asyncio.current_task()
             async with active_timeout(timeout_seconds, clock) as deadline:
                 output = await self.invoke(step, handler_input(step, task.record), ctx)
             overran = clock.active_time() - handler_started - timeout_seconds
@@ -281,7 +249,10 @@ class Executor:
                     extra=fields(**task.log_fields(), overran_s=round(overran, 1)),
                 )
             else:
-                payload = encode_output(output)
+                try:
+                    payload = encode_output(output)
+                except TypeError as exc:
+                    error, failure, permanent = error_text(exc), exc, True
         except asyncio.CancelledError:
             raise
         except BaseException as exc:  # handler errors of every kind fail the task only
@@ -295,6 +266,8 @@ class Executor:
             else:
                 error = error_text(exc)
                 failure = exc
+                permanent = isinstance(exc, PermanentError)
+        task.cancellation.handler = None
         duration_ms = round((clock.active_time() - started) * 1000, 1)
         if self._on_handler_done is not None:
             self._on_handler_done(task)
@@ -302,12 +275,14 @@ class Executor:
             completed = await self._complete(task, payload, duration_ms)
         else:
             completed = False
-            await self._fail(task, error or "Error", duration_ms, failure)
+            await self._fail(task, error or "Error", duration_ms, failure, permanent)
         if self._on_reported is not None:
             self._on_reported(task, completed)
 
-    def _report_of(self, task: ClaimedTask, payload: str) -> TaskReport:
-        return TaskReport(task.run_id, task.step_slug, task.task_index, task.attempt, payload)
+    def _report_of(self, task: ClaimedTask, payload: str, permanent: bool = False) -> TaskReport:
+        return TaskReport(
+            task.run_id, task.step_slug, task.task_index, task.attempt, payload, permanent
+        )
 
     async def _complete(self, task: ClaimedTask, payload: str, duration_ms: float) -> bool:
         """Report an output; return whether this report completed the task."""
@@ -337,12 +312,13 @@ class Executor:
         message: str,
         duration_ms: float,
         failure: BaseException | None = None,
+        permanent: bool = False,
     ) -> None:
         # PostgreSQL text cannot hold NUL: a message with one would be refused at every
         # attempt and the task left to the stalled-task requeue, again and again.
         message = message.replace("\x00", "\\x00")
         try:
-            result = await self._failures.report(self._report_of(task, message))
+            result = await self._failures.report(self._report_of(task, message, permanent))
         except psycopg.Error as exc:
             logger.error(
                 "failure report refused; the task is left to requeue_stalled_tasks",
@@ -368,6 +344,7 @@ class Executor:
                 task_status=result.status,
                 outcome=result.outcome,
                 reason=result.reason,
+                permanent=permanent,
                 **extra,
             ),
         )
@@ -375,7 +352,10 @@ class Executor:
     def _log_not_applied(
         self, task: ClaimedTask, result: ReportResult, duration_ms: float, **extra: Any
     ) -> None:
-        """Log a report SQL did not apply as sent (late, fenced, or failed by its output)."""
+        """Log a report SQL did not apply as sent (late, fenced, cancelled, or failed)."""
+        if result.outcome == "ignored" and (result.reason or "") in CANCELLED_REASONS:
+            task.cancellation.discarded(task, result.reason or "")  # logged once per task
+            return
         values = fields(
             **task.log_fields(),
             duration_ms=duration_ms,

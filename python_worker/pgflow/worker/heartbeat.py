@@ -2,6 +2,9 @@
 
 It runs on the worker's pool, tolerates database loss (logged, retried at the next tick)
 and never decides anything from the worker's clock: the heartbeat time is the database's.
+After each round it runs the worker's own check (``on_beat``: which running tasks were
+cancelled, :mod:`pgflow.worker.cancellation`), so handlers learn of a cancellation within
+one interval.
 The other timer, the periodic ``pgflow.requeue_stalled_tasks()`` call, is in
 ``requeue_stalled_tasks``.
 """
@@ -11,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
@@ -33,6 +37,8 @@ class Heartbeat:
         interval_seconds: the heartbeat period (5 s by default, as upstream).
         on_deprecated: called once with the flow slug whose row says "stop reading".
         mode: the worker's SQL mode (its heartbeat and registration statements).
+        on_beat: awaited after every round, whether the heartbeat went through or not (the
+            cancellation check); its errors are logged and the timer goes on.
     """
 
     def __init__(
@@ -44,6 +50,7 @@ class Heartbeat:
         interval_seconds: float,
         on_deprecated: Callable[[str], None],
         mode: SqlMode = PGFLOW_PY,
+        on_beat: Callable[[], Awaitable[Any]] | None = None,
     ) -> None:
         self._pool = pool
         self._workers = dict(workers)
@@ -51,6 +58,7 @@ class Heartbeat:
         self._interval_seconds = interval_seconds
         self._on_deprecated = on_deprecated
         self._mode = mode
+        self._on_beat = on_beat
         self._deprecated: set[str] = set()
         #: Completed heartbeat rounds.
         self.beats = 0
@@ -66,6 +74,16 @@ class Heartbeat:
             except Exception as exc:  # a timer never dies: log and beat again next time
                 logger.error(
                     "heartbeat failed unexpectedly",
+                    exc_info=exc,
+                    extra=fields(error=error_text(exc)),
+                )
+            if self._on_beat is None:
+                continue
+            try:
+                await self._on_beat()
+            except Exception as exc:  # same: never the end of the timer
+                logger.error(
+                    "check after the heartbeat failed unexpectedly",
                     exc_info=exc,
                     extra=fields(error=error_text(exc)),
                 )

@@ -8,8 +8,9 @@ core (installed by upstream's migrations, not adopted) it runs in *upstream mode
 (:data:`UPSTREAM`), as upstream's own worker does: ``pgmq.read`` then upstream's
 ``start_tasks``, one ``complete_task`` / ``fail_task`` per report, and its own rows of
 ``pgflow.workers`` written directly. What upstream's SQL cannot do is off there: group
-commit, NOTIFY wake-ups (it polls) and the stalled-task requeue (upstream's cron job
-does it); ``pgflow install`` adopts the schema and turns them on.
+commit, NOTIFY wake-ups (it polls), the stalled-task requeue (upstream's cron job
+does it), permanent failures (retried as ordinary ones) and the cancellation check;
+``pgflow install`` adopts the schema and turns them on.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class SqlMode:
         notify: NOTIFY wake-ups (``enable_flow_notify``) are available.
         requeue: the worker may run ``requeue_stalled_tasks`` itself.
         sync: flow options and schedules are synced at start.
+        run_control: failures may be reported permanent (``fail_tasks``'s ``permanent``
+            argument) and the heartbeat asks ``pgflow.cancelled_tasks`` which running tasks
+            were cancelled (``ctx.cancelled``).
     """
 
     name: str
@@ -50,6 +54,7 @@ class SqlMode:
     notify: bool
     requeue: bool
     sync: bool
+    run_control: bool
 
 
 PGFLOW_PY: Final = SqlMode(
@@ -66,6 +71,7 @@ PGFLOW_PY: Final = SqlMode(
     notify=True,
     requeue=True,
     sync=True,
+    run_control=True,
 )
 
 # ---------------------------------------------------------------- upstream mode
@@ -134,6 +140,7 @@ UPSTREAM: Final = SqlMode(
     notify=False,
     requeue=False,
     sync=False,
+    run_control=False,
 )
 
 #: What upstream mode calls; the worker checks they exist before it reads a message (a
@@ -154,6 +161,9 @@ UPSTREAM_NOTICE: Final = (
     "off here: group commit (each task is reported with its own complete_task / "
     "fail_task), NOTIFY wake-ups (the worker polls every --poll-interval seconds) and the "
     "stalled-task requeue (upstream's requeue_stalled_tasks cron job does it), cron= "
-    "schedules and option changes (the stored options stay as they are), and the fencing "
-    "of late reports by attempt; run `pgflow install` to adopt the schema and turn them on"
+    "schedules and option changes (the stored options stay as they are), the fencing "
+    "of late reports by attempt, permanent failures (PermanentError and outputs that are "
+    "not JSON fail as ordinary failures, retried while attempts remain) and the "
+    "cancellation check (ctx.cancelled is never set); run `pgflow install` to adopt the "
+    "schema and turn them on"
 )

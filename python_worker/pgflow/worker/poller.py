@@ -27,9 +27,9 @@ from psycopg_pool import AsyncConnectionPool
 
 from pgflow.dsl import Flow
 from pgflow.worker import queries
+from pgflow.worker.claimed_task import ClaimedTask
 from pgflow.worker.config import Backoff, WorkerConfig
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
-from pgflow.worker.executor import ClaimedTask
 from pgflow.worker.log import fields
 
 logger = logging.getLogger("pgflow.worker")

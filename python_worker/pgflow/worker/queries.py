@@ -28,8 +28,9 @@ WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
     "pgflow.enable_flow_notify(text,integer)",
     "pgflow.read_and_start_tasks(text,uuid,integer,integer,text[])",
     "pgflow.complete_tasks(uuid[],text[],integer[],jsonb[],integer[])",
-    "pgflow.fail_tasks(uuid[],text[],integer[],text[],integer[])",
+    "pgflow.fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[])",
     "pgflow.worker_heartbeat(uuid)",
+    "pgflow.cancelled_tasks(uuid[],text[],integer[])",
     "pgflow.requeue_stalled_tasks()",
     "pgflow.deprecate_worker(uuid)",
     "pgflow.mark_worker_stopped(uuid)",
@@ -129,21 +130,24 @@ COMPLETE_TASKS_ONE_REPORT: Final[LiteralString] = (
 )
 
 #: Report tasks whose handler failed (payloads: the error messages), each as the attempt
-#: that ran it; the SQL decides between retry (DB-time backoff) and exhaustion. One row per
-#: item, in order, with the columns of COMPLETE_TASKS.
+#: that ran it; the SQL decides between retry (DB-time backoff) and exhaustion, except for
+#: a permanent failure (permanents: true when the handler raised PermanentError or returned
+#: a value that is not JSON), which is exhausted at once. One row per item, in order, with
+#: the columns of COMPLETE_TASKS.
 FAIL_TASKS: Final[LiteralString] = (
     "select status, outcome, reason, null::text as detail from pgflow.fail_tasks("
     "run_ids => %(run_ids)s::uuid[], step_slugs => %(step_slugs)s::text[], "
     "task_indexes => %(task_indexes)s::int[], error_messages => %(payloads)s::text[], "
-    "attempts => %(attempts)s::int[])"
+    "attempts => %(attempts)s::int[], permanent => %(permanents)s::boolean[])"
 )
 
-#: FAIL_TASKS for one report, with the scalar parameters of COMPLETE_TASKS_ONE_REPORT.
+#: FAIL_TASKS for one report, with the scalar parameters of COMPLETE_TASKS_ONE_REPORT and
+#: ``permanent``.
 FAIL_TASKS_ONE_REPORT: Final[LiteralString] = (
     "select status, outcome, reason, null::text as detail from pgflow.fail_tasks("
     "run_ids => array[%(run_id)s::uuid], step_slugs => array[%(step_slug)s::text], "
     "task_indexes => array[%(task_index)s::int], error_messages => array[%(payload)s::text], "
-    "attempts => array[%(attempt)s::int])"
+    "attempts => array[%(attempt)s::int], permanent => array[%(permanent)s::boolean])"
 )
 
 # ---------------------------------------------------------------- timers and shutdown
@@ -151,6 +155,15 @@ FAIL_TASKS_ONE_REPORT: Final[LiteralString] = (
 #: Refresh the heartbeat; true = stop reading (deprecated or stopped), NULL = row gone.
 WORKER_HEARTBEAT: Final[LiteralString] = (
     "select pgflow.worker_heartbeat(worker_id => %(worker_id)s::uuid) as stop"
+)
+
+#: Of the tasks this worker runs (three arrays of one length: a key per task), those
+#: cancelled meanwhile (run cancelled or failed, step skipped or completed by hand), with
+#: their run's status; asked at the heartbeat while tasks run (pgflow-py mode only).
+CANCELLED_TASKS: Final[LiteralString] = (
+    "select run_id::text as run_id, step_slug, task_index, run_status "
+    "from pgflow.cancelled_tasks(run_ids => %(run_ids)s::uuid[], "
+    "step_slugs => %(step_slugs)s::text[], task_indexes => %(task_indexes)s::int[])"
 )
 
 #: Requeue stalled tasks; returns how many (advisory try lock inside: a concurrent call

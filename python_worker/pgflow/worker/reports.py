@@ -49,6 +49,9 @@ class TaskReport:
         task_index: the task's index in its step.
         attempt: the attempt reported (``attempts_count`` of the claim; 1 = first).
         payload: JSON text of the output (completions), or the error message (failures).
+        permanent: a failure no retry can cure (the handler raised ``PermanentError`` or
+            returned a value that is not JSON): the task is exhausted at once. Sent only by
+            a batcher made with ``permanent=True`` (failures on pgflow-py's SQL).
     """
 
     run_id: str
@@ -56,6 +59,7 @@ class TaskReport:
     task_index: int
     attempt: int
     payload: str
+    permanent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +71,8 @@ class ReportResult:
         outcome: ``completed``, ``retried``, ``failed``, ``refused`` or ``ignored``.
         reason: why, for every outcome but ``completed`` / ``retried`` (``stale_attempt``,
             ``unknown_attempt``, ``payload_too_large``, ``type_violation``, ``exhausted``,
-            ``run_failed``, ``step_not_started``, ``task_not_started``, ``unknown_task``).
+            ``run_failed``, ``run_cancelled``, ``task_cancelled``, ``step_not_started``,
+            ``task_not_started``, ``unknown_task``).
         detail: a sentence for refused and failed completions (else None).
     """
 
@@ -98,6 +103,10 @@ class ReportBatcher:
         name: the SQL function's name, for logs.
         max_batch: most reports per call (1: each report in its own call, at once).
         reconnect_max_seconds: backoff cap while the database is unreachable.
+        permanent: the statements also take :attr:`TaskReport.permanent` (array parameter
+            ``permanents``, scalar ``permanent``): ``queries.FAIL_TASKS`` and
+            ``queries.FAIL_TASKS_ONE_REPORT``. False for completions and for upstream mode,
+            whose statements have no such argument.
     """
 
     def __init__(
@@ -109,6 +118,7 @@ class ReportBatcher:
         name: str,
         max_batch: int,
         reconnect_max_seconds: float,
+        permanent: bool = False,
     ) -> None:
         if max_batch < 1:
             raise ValueError("max_batch must be positive")
@@ -118,6 +128,7 @@ class ReportBatcher:
         self._name = name
         self._max_batch = max_batch
         self._reconnect_max_seconds = reconnect_max_seconds
+        self._permanent = permanent
         self._queue: deque[_Pending] = deque()
         #: The sender task, while one runs. Set and cleared in the coroutine itself (not in
         #: a done callback, which runs later) so that an item queued just after the sender
@@ -197,6 +208,8 @@ class ReportBatcher:
                 "payload": one.payload,
                 "attempt": one.attempt,
             }
+            if self._permanent:
+                params["permanent"] = one.permanent
         else:
             params = {
                 "run_ids": [r.run_id for r in batch],
@@ -205,6 +218,8 @@ class ReportBatcher:
                 "payloads": [r.payload for r in batch],
                 "attempts": [r.attempt for r in batch],
             }
+            if self._permanent:
+                params["permanents"] = [r.permanent for r in batch]
 
         async def read(cur: Any) -> list[Any]:
             return list(await cur.fetchall())

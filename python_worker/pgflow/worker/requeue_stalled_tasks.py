@@ -2,12 +2,13 @@
 
 A task is stalled when its worker died on it: it stays ``started`` past its step's timeout
 + 30 s (database clock). ``pgflow.requeue_stalled_tasks()`` puts such tasks back in the
-queue (up to 3 times each; after that it marks them permanently stalled) and returns how
-many it requeued. Every worker process calls it at start and then every
-``requeue_stalled_interval_seconds`` (``--requeue-stalled-interval``, 15 s by default);
-the SQL takes a try advisory lock, so many workers calling it at once cost nothing and a
-concurrent call returns 0. A database or a pg_cron job may also call it
-(``pgflow.setup_requeue_stalled_tasks_cron``); both ways do the same work.
+queue (up to 3 times each; a task that stalls a fourth time is given up on: it fails and
+its step's ``when_exhausted`` applies) and returns how many it requeued. Every worker
+process calls it at start and then every ``requeue_stalled_interval_seconds``
+(``--requeue-stalled-interval``, 15 s by default); the SQL takes a try advisory lock, so
+many workers calling it at once cost nothing and a concurrent call returns 0. A database or
+a pg_cron job may also call it (``pgflow.setup_requeue_stalled_tasks_cron``); both ways do
+the same work.
 
 The caller tolerates database loss (logged, tried again at the next tick) and never
 decides anything from the worker's clock: the stall threshold and the requeue are
@@ -33,11 +34,11 @@ logger = logging.getLogger("pgflow.worker")
 class StalledTaskRequeuer:
     """Call ``pgflow.requeue_stalled_tasks()`` at start and every ``interval_seconds``.
 
-    After each call, tasks that became permanently stalled (their worker died on them
-    again and again) are logged as an error, once per process, so a run that can no
-    longer finish by itself does not hang silently; they stay listed in the view
-    ``pgflow.permanently_stalled_tasks`` until resolved with ``pgflow.fail_task`` or
-    ``pgflow.complete_task``.
+    After each call, tasks left permanently stalled and still started (by versions before
+    0.2.0, which did not apply ``when_exhausted`` to them) are logged as an error, once per
+    process, so a run that can no longer finish by itself does not hang silently; they stay
+    listed in the view ``pgflow.permanently_stalled_tasks`` until resolved with
+    ``pgflow.fail_task`` or ``pgflow.complete_task``.
 
     Args:
         pool: the worker's connection pool (one connection per call, returned at once).

@@ -27,9 +27,11 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from pgflow.dsl import Flow
 from pgflow.errors import WorkerStartupError
 from pgflow.worker import queries, startup
+from pgflow.worker.cancellation import CancellationCheck
+from pgflow.worker.claimed_task import ClaimedTask
 from pgflow.worker.config import Backoff, WorkerConfig
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
-from pgflow.worker.executor import ClaimedTask, Executor
+from pgflow.worker.executor import Executor
 from pgflow.worker.flow_input import RunInputCache
 from pgflow.worker.heartbeat import Heartbeat
 from pgflow.worker.lifecycle import Lifecycle, WorkerState, drain
@@ -239,6 +241,7 @@ class Worker:
                 name="fail_tasks" if self.mode.group_commit else "fail_task",
                 max_batch=self.config.complete_batch_size if self.mode.group_commit else 1,
                 reconnect_max_seconds=self.config.reconnect_max_seconds,
+                permanent=self.mode.run_control,
             ),
             clock=self._clock,
         )
@@ -258,6 +261,9 @@ class Worker:
             )
             self._pollers[flow.slug] = poller
             self._poller_tasks.append(asyncio.create_task(poller.run(), name=f"poll:{flow.slug}"))
+        self.cancellations: CancellationCheck | None = None
+        if self.mode.run_control:
+            self.cancellations = CancellationCheck(pool=self._pool, running=self._executor.running)
         self.heartbeat = Heartbeat(
             pool=self._pool,
             workers=self.worker_ids,
@@ -265,6 +271,7 @@ class Worker:
             interval_seconds=self.config.heartbeat_interval_seconds,
             on_deprecated=self._on_deprecated,
             mode=self.mode,
+            on_beat=self.cancellations.check if self.cancellations is not None else None,
         )
         tasks.append(asyncio.create_task(self.heartbeat.run(), name="heartbeat"))
         if self.config.loop_block_warning_seconds > 0:

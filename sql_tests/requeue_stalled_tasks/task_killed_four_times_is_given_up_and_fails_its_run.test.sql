@@ -1,8 +1,9 @@
 begin;
-select plan(16);
+select plan(19);
 
 -- A worker is killed mid-task four times on the same task: requeued three times with the
--- same message, then permanently stalled, its message archived once, and listed.
+-- same message, then given up on: the task fails for good (1 of its 5 attempts left
+-- unspent), its message archived once, and, when_exhausted being fail, its run fails.
 -- SETUP: one-step flow, timeout 10 s (stall after 40 s).
 select pgflow_tests.reset_db();
 select pgflow.create_flow('killed_often', max_attempts => 5, timeout => 10);
@@ -24,13 +25,17 @@ from pgflow_tests.read_and_start('killed_often', 2, 1);
 select pgflow_tests.backdate_started_tasks(interval '45 seconds');
 select is(pgflow.requeue_stalled_tasks(), 1, 'kill 3: requeued');
 
--- TEST: kill 4: the task is marked permanently stalled instead
+-- TEST: kill 4: the task is given up on and fails for good instead
 select is(msg_id, :'msg_id'::bigint, 'kill 4: the same message is delivered again')
 from pgflow_tests.read_and_start('killed_often', 2, 1);
 select pgflow_tests.backdate_started_tasks(interval '45 seconds');
 select is(pgflow.requeue_stalled_tasks(), 0, 'kill 4: not requeued any more');
-select is(status || '/' || requeued_count || '/' || attempts_count, 'started/3/4',
-          'task stays started, requeued 3 times, 4 attempts')
+select is(status || '/' || requeued_count || '/' || attempts_count, 'failed/3/4',
+          'task failed, requeued 3 times, 4 attempts (no fifth)')
+from pgflow.step_tasks where run_id = :'run_id';
+select is(error_message,
+          'Task stalled: its worker stopped without reporting 4 times (3 requeues); given up',
+          'the task says why it failed')
 from pgflow.step_tasks where run_id = :'run_id';
 select ok(permanently_stalled_at is not null, 'permanently_stalled_at is stamped')
 from pgflow.step_tasks where run_id = :'run_id';
@@ -40,12 +45,15 @@ select is(pgflow_tests.queue_count('killed_often', 'q'), 0::bigint, 'queue is em
 select is(pgflow_tests.queue_count('killed_often', 'a'), 1::bigint, 'exactly one archived message');
 select ok(pgflow_tests.message_exists('killed_often', :'msg_id', 'a'), 'the archived message is the task message');
 
--- TEST: the stall is visible (not silent) in pgflow.permanently_stalled_tasks
+-- TEST: the stall is not silent: the step and the run fail (when_exhausted fail)
+select is(
+  (select status from pgflow.step_states where run_id = :'run_id' and step_slug = 'only'),
+  'failed', 'the step is failed');
+select is((select status from pgflow.runs where run_id = :'run_id'), 'failed', 'the run is failed');
 select has_view('pgflow', 'permanently_stalled_tasks', 'view pgflow.permanently_stalled_tasks exists');
 select is(
-  (select count(*)::int from pgflow.permanently_stalled_tasks
-   where run_id = :'run_id' and step_slug = 'only' and task_index = 0),
-  1, 'the task is listed in pgflow.permanently_stalled_tasks');
+  (select count(*)::int from pgflow.permanently_stalled_tasks where run_id = :'run_id'),
+  0, 'the failed task is not listed in pgflow.permanently_stalled_tasks (nothing left to resolve)');
 
 -- TEST: later calls change nothing
 select pgflow_tests.backdate_started_tasks(interval '1 hour');

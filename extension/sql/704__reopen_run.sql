@@ -1,0 +1,120 @@
+-- _reopen_run: a failed run goes back to started from where it failed (the one
+-- implementation of "a failed run is retried").
+
+create function pgflow._reopen_run(run_id uuid, reset_failed_steps boolean)
+returns boolean
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_slugs text[];
+  v_from jsonb[];
+begin
+  -- GUARD: a run still holding a failed step that is not reset stays failed.
+  if not _reopen_run.reset_failed_steps and exists (
+    select 1 from pgflow.step_states as ss
+    where ss.run_id = _reopen_run.run_id and ss.status = 'failed'
+  ) then
+    return false;
+  end if;
+
+  -- MUTATE: failed and cancelled steps are created again, with no task (their tasks and map
+  -- inputs go, so each task gets a fresh attempt budget); completed and skipped steps keep
+  -- their status and output. remaining_deps still counts their unfinished parents and
+  -- initial_tasks stays known, as before they started; remaining_steps never counted them
+  -- out.
+  with reset as (
+    update pgflow.step_states as ss
+    set status = 'created',
+        started_at = null,
+        failed_at = null,
+        cancelled_at = null,
+        error_message = null,
+        remaining_tasks = null
+    where ss.run_id = _reopen_run.run_id
+      and (ss.status = 'cancelled' or (_reopen_run.reset_failed_steps and ss.status = 'failed'))
+    returning ss.step_slug, (select o.status from pgflow.step_states as o
+                             where o.run_id = ss.run_id and o.step_slug = ss.step_slug) as was
+  )
+  select array_agg(r.step_slug order by r.step_slug),
+         array_agg(jsonb_build_object('from', r.was) order by r.step_slug)
+  into v_slugs, v_from
+  from reset as r;
+  if v_slugs is not null then
+    perform pgflow._record_events(array['step:reset'],
+      array_fill(_reopen_run.run_id, array[cardinality(v_slugs)]), v_slugs, details => v_from);
+  end if;
+
+  delete from pgflow.step_tasks as t
+  where t.run_id = _reopen_run.run_id and t.step_slug = any(v_slugs);
+  delete from pgflow.map_task_inputs as mi
+  where mi.run_id = _reopen_run.run_id and mi.step_slug = any(v_slugs);
+
+  update pgflow.runs as r
+  set status = 'started',
+      failed_at = null
+  where r.run_id = _reopen_run.run_id;
+  perform pgflow._record_events(array['run:retried'], array[_reopen_run.run_id]);
+
+  -- CASCADE: ready steps start (conditions, empty maps), the run completes if nothing is left.
+  perform pgflow._advance_runs(array[_reopen_run.run_id]);
+  return true;
+end;
+$$;
+
+comment on function pgflow._reopen_run(uuid, boolean) is
+'Puts failed run run_id back to started from where it failed: its cancelled steps (and its
+failed steps when reset_failed_steps) become created again with no task (their step_tasks
+and map_task_inputs are deleted, so they start with fresh attempt budgets; their earlier
+attempts stay in run_events), failed_at is cleared, and the run moves on (_advance_runs).
+Completed and skipped steps keep their status and output and are not run again;
+remaining_steps and remaining_deps stay consistent (a failed or cancelled step was never
+counted as finished). Returns false, changing nothing, when reset_failed_steps is false and
+a failed step remains (the run stays failed). The caller holds the run row and has checked
+that it is failed. pgflow-py internal, used by retry_run, skip_step and complete_step.';
+
+create function pgflow.retry_run(
+  run_id uuid,
+  actor text,
+  reason text,
+  expected_status text default null
+)
+returns setof pgflow.run_control_result
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_run pgflow.runs;
+  v_previous text[];
+begin
+  v_run := pgflow._lock_run_for_control('retry_run', retry_run.run_id, retry_run.actor,
+                                        retry_run.expected_status, array['failed']);
+  if v_run.status <> coalesce(retry_run.expected_status, v_run.status) then
+    return query select v_run.run_id, v_run.status, false,
+      format('run is %s, not %s: nothing done', v_run.status, retry_run.expected_status);
+    return;
+  end if;
+
+  v_previous := pgflow._set_actor(retry_run.actor, retry_run.reason);
+  perform pgflow._reopen_run(v_run.run_id, true);
+  perform pgflow._set_actor(v_previous[1], v_previous[2]);
+
+  return query select r.run_id, r.status, true, null::text
+  from pgflow.runs as r where r.run_id = v_run.run_id;
+end;
+$$;
+
+comment on function pgflow.retry_run(uuid, text, text, text) is
+'Retries failed run run_id from its failed step(s): the run is started again; failed steps
+and the steps cancelled because the run failed are created again with fresh attempt
+budgets and start as their dependencies allow; completed steps keep their outputs and do
+not run again (_reopen_run). Retrying again after another failure works the same way.
+actor (not blank), reason: recorded in run_events (step:reset per step set back, run:retried,
+then step:started for the steps that start). expected_status (optional): when the run is no longer in that status,
+nothing is done. Returns run_id, status (started, or failed/completed when the cascade
+decided at once), changed, detail as cancel_run. Raises, writing nothing: no_data_found,
+object_not_in_prerequisite_state (55000) "retry_run: run <id> is <status>" unless the run
+is failed, invalid_parameter_value (blank actor, unknown expected_status). pgflow-py
+extension.';

@@ -1,0 +1,125 @@
+"""How the run commands show things on a terminal.
+
+Durations, moments, one-line notes, and the sections of ``pgflow status`` and ``pgflow
+events`` about failures and retries.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from pgflow.cli.util import table
+from pgflow.client import RetryingTask, RunEvent, RunState
+
+
+def duration(seconds: float | None) -> str:
+    """``12.3 s``, ``4 min 5 s``, ``2 h 3 min``; ``-`` for None."""
+    if seconds is None:
+        return "-"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {rest} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
+
+
+def seconds_between(start: datetime | None, end: datetime | None) -> float | None:
+    """Seconds from ``start`` to ``end``; None when either is unknown."""
+    if start is None or end is None:
+        return None
+    return (end - start).total_seconds()
+
+
+def when(moment: datetime | None) -> str:
+    """A moment in local time (``2025-01-02 03:04:05``); ``-`` for None."""
+    if moment is None:
+        return "-"
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def one_line(text: str, limit: int = 80) -> str:
+    """``text`` on one line (whitespace runs become one space), cut to ``limit`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------- pgflow status
+
+
+def why_lines(state: RunState, events: Sequence[RunEvent]) -> list[tuple[str, str]]:
+    """The labelled lines that say why a run stands where it stands.
+
+    A failed run: the failed step and its error. A cancelled or paused run: who did it and
+    why (its latest ``run:cancelled`` / ``run:paused`` event). Nothing for other runs.
+
+    Args:
+        state: the run.
+        events: its events (only read for a cancelled or paused run).
+    """
+    if state.status == "failed":
+        failed = state.failed_step
+        if failed is None:
+            return [("failed", "no failed step recorded")]
+        error = one_line(failed.error_message or "(no error message)", 300)
+        return [("failed", f"at step {failed.step_slug}: {error}")]
+    if state.status in ("cancelled", "paused"):
+        wanted = f"run:{state.status}"
+        latest = next((e for e in reversed(events) if e.event == wanted), None)
+        if latest is None:
+            return []
+        why = f": {one_line(latest.reason, 200)}" if latest.reason else ""
+        return [(state.status, f"by {latest.actor} at {when(latest.created_at)}{why}")]
+    return []
+
+
+def next_attempt(task: RetryingTask, run_status: str, now: datetime | None = None) -> str:
+    """When a retrying task is due: ``in 4.0 s``, ``due (since 3.0 s)``, ``after resume``."""
+    if run_status == "paused":
+        return "after resume"
+    if task.next_attempt_at is None:
+        return "-"
+    left = (task.next_attempt_at - (now or datetime.now(UTC))).total_seconds()
+    if left > 0:
+        return f"in {duration(left)} ({when(task.next_attempt_at)})"
+    return f"due (since {duration(-left)})"
+
+
+def retrying_table(
+    tasks: Sequence[RetryingTask], run_status: str, now: datetime | None = None
+) -> str:
+    """The table of tasks waiting for another attempt: last error and when they are due."""
+    rows = [
+        [
+            task.step_slug,
+            str(task.task_index),
+            str(task.attempts_count),
+            next_attempt(task, run_status, now),
+            one_line(task.error_message),
+        ]
+        for task in tasks
+    ]
+    return table(["RETRYING STEP", "TASK", "ATTEMPTS", "NEXT ATTEMPT", "LAST ERROR"], rows)
+
+
+# ---------------------------------------------------------------- pgflow events
+
+
+def events_table(events: Sequence[RunEvent]) -> str:
+    """The audit trail of a run as a table, in the order given (oldest first)."""
+    rows = [
+        [
+            when(e.created_at),
+            e.event,
+            e.step_slug or "",
+            "" if e.task_index is None else str(e.task_index),
+            e.actor,
+            one_line(e.reason or "", 40),
+            one_line(json.dumps(e.details, sort_keys=True), 60) if e.details else "",
+        ]
+        for e in events
+    ]
+    return table(["WHEN", "EVENT", "STEP", "TASK", "ACTOR", "REASON", "DETAILS"], rows)
