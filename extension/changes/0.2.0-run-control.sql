@@ -19,6 +19,7 @@ alter table pgflow.step_states
 
 alter table pgflow.step_tasks
   add column cancelled_at timestamptz,
+  add column attempt_offset int not null default 0,
   drop constraint valid_status,
   add constraint valid_status
     check (status in ('queued', 'started', 'completed', 'failed', 'cancelled'));

@@ -146,6 +146,7 @@ create table pgflow.step_tasks (
   last_requeued_at timestamptz,
   permanently_stalled_at timestamptz,
   cancelled_at timestamptz,
+  attempt_offset int not null default 0,
   constraint step_tasks_pkey primary key (run_id, step_slug, task_index),
   constraint step_tasks_run_id_step_slug_fkey foreign key (run_id, step_slug)
     references pgflow.step_states (run_id, step_slug),
@@ -169,7 +170,8 @@ comment on table pgflow.step_tasks is
 'One row per unit of work: a single step has task 0, a map step one task per element.
 status queued -> started -> completed | failed (started -> queued on retry or stalled
 requeue); a queued or started task of a run that ends becomes cancelled (cancelled_at,
-pgflow-py) and loses its message. message_id is the pgmq message on the flow queue. attempts_count is incremented
+pgflow-py) and loses its message. attempt_offset (pgflow-py): attempts made before its run
+was retried (retry_run); the retry budget is max_attempts attempts after it. message_id is the pgmq message on the flow queue. attempts_count is incremented
 by start_tasks; requeued_count by requeue_stalled_tasks (at most 3, then
 permanently_stalled_at is stamped).';
 

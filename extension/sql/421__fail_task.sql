@@ -86,9 +86,11 @@ begin
   from pgflow.flows as f where f.flow_slug = v_step.flow_slug;
 
   -- MUTATE (retry): the task is queued again; its message reappears after the backoff
-  -- floor(base_delay * 2^attempts_count) seconds, measured on the database clock.
-  if v_task.attempts_count < v_max_attempts and not coalesce(_fail_task.permanent, false) then
-    v_delay := pgflow.calculate_retry_delay(v_base_delay, v_task.attempts_count);
+  -- floor(base_delay * 2^(attempts_count - attempt_offset)) seconds, on the database clock.
+  -- (attempt_offset: the attempts made before the run was retried, retry_run)
+  if v_task.attempts_count - v_task.attempt_offset < v_max_attempts
+     and not coalesce(_fail_task.permanent, false) then
+    v_delay := pgflow.calculate_retry_delay(v_base_delay, v_task.attempts_count - v_task.attempt_offset);
     update pgflow.step_tasks as t
     set status = 'queued', started_at = null, failed_at = null, error_message = _fail_task.error_message,
         permanently_stalled_at = null

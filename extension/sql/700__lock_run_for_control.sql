@@ -25,6 +25,13 @@ begin
                        _lock_run_for_control.actor),
       hint = 'Pass e.g. ''alice'', ''ops-script'' or ''dashboard:alice''.';
   end if;
+  if length(_lock_run_for_control.actor) > 200 or _lock_run_for_control.actor ~ '[[:cntrl:]]' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('%s: actor must be at most 200 characters without control characters',
+                       _lock_run_for_control.verb),
+      hint = 'The actor is shown in pgflow events and pgflow status, one line per event.';
+  end if;
   if _lock_run_for_control.expected_status is not null
      and _lock_run_for_control.expected_status not in ('started', 'completed', 'failed', 'cancelled', 'paused') then
     raise exception using
@@ -67,7 +74,8 @@ comment on function pgflow._lock_run_for_control(text, uuid, text, text, text[])
 'The start of run-control verb verb (its name, for messages): locks run run_id FOR UPDATE
 and returns it. The caller does nothing more when expected_status is given and differs from
 the run''s status (it reports the status it found). Raises, writing nothing:
-invalid_parameter_value for a NULL or blank (whitespace only) actor or an expected_status that is not a run
+invalid_parameter_value for a NULL or blank (whitespace only) actor, one over 200
+characters or with a control character (a newline would forge lines in pgflow events) or an expected_status that is not a run
 status; no_data_found "<verb>: run <id> does not exist"; object_not_in_prerequisite_state
 (SQLSTATE 55000) "<verb>: run <id> is <status>" when the status is not one of
 legal_statuses. pgflow-py internal.';

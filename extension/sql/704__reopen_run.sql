@@ -10,6 +10,9 @@ as $$
 declare
   v_slugs text[];
   v_from jsonb[];
+  v_task_slugs text[];
+  v_task_indexes int[];
+  v_task_attempts int[];
 begin
   -- GUARD: a run still holding a failed step that is not reset stays failed.
   if not _reopen_run.reset_failed_steps and exists (
@@ -46,6 +49,13 @@ begin
       array_fill(_reopen_run.run_id, array[cardinality(v_slugs)]), v_slugs, details => v_from);
   end if;
 
+  -- The attempt numbers go on: a report of an attempt made before the retry (a handler
+  -- still running when the run failed) names an attempt the new tasks never had, and is
+  -- ignored (stale_attempt); the retry budget counts from attempt_offset.
+  select array_agg(t.step_slug), array_agg(t.task_index), array_agg(t.attempts_count)
+  into v_task_slugs, v_task_indexes, v_task_attempts
+  from pgflow.step_tasks as t
+  where t.run_id = _reopen_run.run_id and t.step_slug = any(v_slugs) and t.attempts_count > 0;
   delete from pgflow.step_tasks as t
   where t.run_id = _reopen_run.run_id and t.step_slug = any(v_slugs);
   delete from pgflow.map_task_inputs as mi
@@ -58,7 +68,15 @@ begin
   perform pgflow._record_events(array['run:retried'], array[_reopen_run.run_id]);
 
   -- CASCADE: ready steps start (conditions, empty maps), the run completes if nothing is left.
+  -- Every step that had attempts had its dependencies completed, so it starts again here
+  -- (unless its condition now skips it) and its new tasks take the numbering over.
   perform pgflow._advance_runs(array[_reopen_run.run_id]);
+  update pgflow.step_tasks as t
+  set attempts_count = k.attempts_count,
+      attempt_offset = k.attempts_count
+  from unnest(v_task_slugs, v_task_indexes, v_task_attempts) as k (step_slug, task_index, attempts_count)
+  where t.run_id = _reopen_run.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
+    and t.status = 'queued' and t.attempts_count = 0;
   return true;
 end;
 $$;
@@ -66,8 +84,10 @@ $$;
 comment on function pgflow._reopen_run(uuid, boolean) is
 'Puts failed run run_id back to started from where it failed: its cancelled steps (and its
 failed steps when reset_failed_steps) become created again with no task (their step_tasks
-and map_task_inputs are deleted, so they start with fresh attempt budgets; their earlier
-attempts stay in run_events), failed_at is cleared, and the run moves on (_advance_runs).
+and map_task_inputs are deleted; their earlier attempts stay in run_events); the new tasks
+of a step that starts again go on with its attempt numbers (attempts_count and
+attempt_offset = the old attempts_count, so a late report of an older attempt is ignored)
+and a fresh retry budget (max_attempts counts from attempt_offset), failed_at is cleared, and the run moves on (_advance_runs).
 Completed and skipped steps keep their status and output and are not run again;
 remaining_steps and remaining_deps stay consistent (a failed or cancelled step was never
 counted as finished). Returns false, changing nothing, when reset_failed_steps is false and

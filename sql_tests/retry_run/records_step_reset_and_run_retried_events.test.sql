@@ -38,8 +38,9 @@ select is(
 select is(coalesce(current_setting('pgflow.actor', true), ''), '', 'pgflow.actor is unset again after the call');
 select is(coalesce(current_setting('pgflow.reason', true), ''), '', 'pgflow.reason is unset again after the call');
 select max(id) as after_retry from pgflow.run_events \gset
-select count(*) from pgflow.read_and_start_tasks('f', '11111111-1111-1111-1111-111111111111', 10, 30, null);
-select pgflow.complete_task(:'run_id', 'b', 0, '2'::jsonb, 1);
+select attempts_count as b_attempt
+from pgflow.read_and_start_tasks('f', '11111111-1111-1111-1111-111111111111', 10, 30, null) \gset
+select pgflow.complete_task(:'run_id', 'b', 0, '2'::jsonb, :b_attempt);
 select results_eq(
   format($$select step_slug, event, actor, reason from pgflow.run_events
            where run_id = %L and id > %s order by id$$, :'run_id', :'after_retry'),
@@ -50,8 +51,9 @@ select results_eq(
 
 -- TEST: an actor set by the caller for the transaction is kept after the call
 select set_config('pgflow.actor', 'outer', true), set_config('pgflow.reason', 'outer reason', true);
-select count(*) from pgflow.read_and_start_tasks('f', '11111111-1111-1111-1111-111111111111', 10, 30, null);
-select pgflow.fail_task(:'run_id', 'c', 0, 'c broke', 1);
+select attempts_count as c_attempt
+from pgflow.read_and_start_tasks('f', '11111111-1111-1111-1111-111111111111', 10, 30, null) \gset
+select pgflow.fail_task(:'run_id', 'c', 0, 'c broke', :c_attempt);
 select * from pgflow.retry_run(:'run_id', 'bob', null);
 select results_eq(
   format($$select event, actor, reason from pgflow.run_events

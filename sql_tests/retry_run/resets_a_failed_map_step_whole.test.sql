@@ -35,10 +35,10 @@ select results_eq(
   'm is started again with 3 remaining tasks'
 );
 select results_eq(
-  format($$select task_index, status, attempts_count, output, error_message from pgflow.step_tasks
+  format($$select task_index, status, attempts_count, attempt_offset, output, error_message from pgflow.step_tasks
            where run_id = %L and step_slug = 'm' order by task_index$$, :'run_id'),
-  $$values (0, 'queued'::text, 0, null::jsonb, null::text), (1, 'queued', 0, null, null), (2, 'queued', 0, null, null)$$,
-  'm has 3 fresh queued tasks with attempts_count 0 (the completed one too)'
+  $$values (0, 'queued'::text, 1, 1, null::jsonb, null::text), (1, 'queued', 1, 1, null, null), (2, 'queued', 1, 1, null, null)$$,
+  'm has 3 new queued tasks, no output or error, going on from attempt 1 (offset 1: a fresh budget), the completed one too'
 );
 select is(
   (select count(*) from pgflow.map_task_inputs where run_id = :'run_id' and step_slug = 'm'),
@@ -47,14 +47,14 @@ select is(
 );
 select is(pgflow_tests.queue_count('f'), 3::bigint, 'three messages in the queue');
 
--- TEST: the three tasks run with their elements, at attempt 1
+-- TEST: the three tasks run with their elements, at attempt 2
 select results_eq(
   $$select step_slug, task_index, attempts_count, input
     from pgflow.read_and_start_tasks('f', '11111111-1111-1111-1111-111111111111', 10, 30, null) order by task_index$$,
-  $$values ('m'::text, 0, 1, '10'::jsonb), ('m', 1, 1, '20'::jsonb), ('m', 2, 1, '30'::jsonb)$$,
-  'each task is claimed at attempt 1 with its element'
+  $$values ('m'::text, 0, 2, '10'::jsonb), ('m', 1, 2, '20'::jsonb), ('m', 2, 2, '30'::jsonb)$$,
+  'each task is claimed at attempt 2 with its element'
 );
-select pgflow.complete_task(:'run_id', 'm', i, to_jsonb(i * 100), 1) from generate_series(0, 2) as i;
+select pgflow.complete_task(:'run_id', 'm', i, to_jsonb(i * 100), 2) from generate_series(0, 2) as i;
 select results_eq(
   $$select step_slug, input from pgflow.read_and_start_tasks('f', '11111111-1111-1111-1111-111111111111', 10, 30, null)$$,
   $$values ('r'::text, '{"m": [0, 100, 200]}'::jsonb)$$,

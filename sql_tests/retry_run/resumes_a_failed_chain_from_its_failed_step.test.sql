@@ -46,7 +46,7 @@ select results_eq(
   'a still has its one completed task (no new task)'
 );
 
--- TEST: b is started again with one fresh queued task; c is created again with no task
+-- TEST: b is started again with one new queued task; c is created again with no task
 select results_eq(
   format($$select step_slug, status, remaining_deps, remaining_tasks, error_message, failed_at, cancelled_at
            from pgflow.step_states where run_id = %L and step_slug in ('b', 'c') order by step_slug$$, :'run_id'),
@@ -55,24 +55,25 @@ select results_eq(
   'b is started (1 task), c is created again waiting for b, error and timestamps cleared'
 );
 select results_eq(
-  format($$select step_slug, task_index, status, attempts_count, error_message from pgflow.step_tasks
+  format($$select step_slug, task_index, status, attempts_count, attempt_offset, error_message from pgflow.step_tasks
            where run_id = %L and step_slug in ('b', 'c') order by step_slug, task_index$$, :'run_id'),
-  $$values ('b'::text, 0, 'queued'::text, 0, null::text)$$,
-  'b has a single fresh queued task with attempts_count 0; c has none'
+  $$values ('b'::text, 0, 'queued'::text, 1, 1, null::text)$$,
+  'b has a single new queued task going on from attempt 1 (offset 1), no error; c has none'
 );
 select is(pgflow_tests.queue_count('f'), 1::bigint, 'one message in the queue: b''s new task');
 
--- TEST: a worker claims b: attempt 1 (the attempt budget is fresh), input from a's output
+-- TEST: a worker claims b: attempt 2 (max_attempts 1, but the budget counts from the offset),
+-- input from a's output
 select results_eq(
   $$select step_slug, task_index, attempts_count, input
     from pgflow.read_and_start_tasks('f', '11111111-1111-1111-1111-111111111111', 10, 30, null)$$,
-  $$values ('b'::text, 0, 1, '{"a": {"from_a": 1}}'::jsonb)$$,
-  'only b is claimed, with attempts_count 1 and a''s output as input'
+  $$values ('b'::text, 0, 2, '{"a": {"from_a": 1}}'::jsonb)$$,
+  'only b is claimed, with attempts_count 2 and a''s output as input'
 );
 select is(
-  (select attempts_count from pgflow.complete_task(:'run_id', 'b', 0, '{"from_b": 2}'::jsonb, 1)),
-  1,
-  'b''s attempt 1 is accepted'
+  (select attempts_count from pgflow.complete_task(:'run_id', 'b', 0, '{"from_b": 2}'::jsonb, 2)),
+  2,
+  'b''s attempt 2 is accepted'
 );
 
 -- TEST: c is started after b and gets b's output

@@ -19,10 +19,10 @@ select pgflow.fail_task(:'run_id', 'b', 0, 'first failure', 1);
 select * from pgflow.retry_run(:'run_id', 'alice', 'try again');
 select results_eq(
   $$select step_slug, attempts_count from pgflow.read_and_start_tasks('f', '11111111-1111-1111-1111-111111111111', 10, 30, null)$$,
-  $$values ('b'::text, 1)$$,
-  'after the first retry b is claimed at attempt 1'
+  $$values ('b'::text, 2)$$,
+  'after the first retry b is claimed at attempt 2'
 );
-select pgflow.fail_task(:'run_id', 'b', 0, 'second failure', 1);
+select pgflow.fail_task(:'run_id', 'b', 0, 'second failure', 2);
 
 -- TEST: the run failed again, c cancelled again
 select results_eq(
@@ -44,10 +44,10 @@ select results_eq(
 );
 select results_eq(
   $$select step_slug, attempts_count from pgflow.read_and_start_tasks('f', '11111111-1111-1111-1111-111111111111', 10, 30, null)$$,
-  $$values ('b'::text, 1)$$,
-  'b is claimed at attempt 1 again (fresh budget)'
+  $$values ('b'::text, 3)$$,
+  'b is claimed at attempt 3 (the numbering goes on; fresh budget of 1)'
 );
-select pgflow.complete_task(:'run_id', 'b', 0, '2'::jsonb, 1);
+select pgflow.complete_task(:'run_id', 'b', 0, '2'::jsonb, 3);
 select results_eq(
   $$select step_slug, input from pgflow.read_and_start_tasks('f', '11111111-1111-1111-1111-111111111111', 10, 30, null)$$,
   $$values ('c'::text, '{"b": 2}'::jsonb)$$,

@@ -22,8 +22,9 @@ select results_eq(
             ('requeued_count', 'integer'),
             ('last_requeued_at', 'timestamp with time zone'),
             ('permanently_stalled_at', 'timestamp with time zone'),
-            ('cancelled_at', 'timestamp with time zone') $$,
-  'pgflow.step_tasks columns are in the upstream physical order, then pgflow-py''s cancelled_at');
+            ('cancelled_at', 'timestamp with time zone'),
+            ('attempt_offset', 'integer') $$,
+  'pgflow.step_tasks columns are in the upstream physical order, then pgflow-py''s cancelled_at and attempt_offset');
 
 -- TEST: keys, nullability and defaults
 select col_is_pk('pgflow', 'step_tasks', array['run_id', 'step_slug', 'task_index'],
@@ -49,8 +50,9 @@ select is(
   array(select a.attname::text from pg_attribute as a
         where a.attrelid = 'pgflow.step_tasks'::regclass and a.attnum > 0 and not a.attisdropped and a.attnotnull
         order by a.attnum),
-  array['flow_slug', 'run_id', 'step_slug', 'task_index', 'status', 'attempts_count', 'queued_at', 'requeued_count'],
-  'the NOT NULL columns of pgflow.step_tasks are exactly upstream''s');
+  array['flow_slug', 'run_id', 'step_slug', 'task_index', 'status', 'attempts_count', 'queued_at', 'requeued_count',
+        'attempt_offset'],
+  'the NOT NULL columns of pgflow.step_tasks are upstream''s, then pgflow-py''s attempt_offset (default 0)');
 
 select * from finish();
 rollback;

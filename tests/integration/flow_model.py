@@ -102,6 +102,7 @@ class TaskState:
     msg: int  # which message carries it (a new number per message sent)
     status: str = "queued"
     attempts: int = 0
+    attempt_offset: int = 0  # attempts made before its run was reopened (retry budget base)
     output: Any = None
     error_message: str | None = None
     live: bool = True  # its pgmq message is in the queue (not archived)
@@ -222,7 +223,7 @@ class Model:
             step.max_attempts if step.max_attempts is not None else self.flow.max_attempts
         )
         task.error_message = error
-        if task.attempts < max_attempts:
+        if task.attempts - task.attempt_offset < max_attempts:
             task.status = "queued"
             state.error_message = None
             if self.status == "paused":

@@ -8,8 +8,10 @@ cancelled with its unfinished work. pause_run: a started run starts no task any 
 queued tasks lose their messages; ready steps wait), reports of started tasks still apply
 and it completes when its last step does. resume_run: queued tasks get new messages and
 ready steps start. retry_run: a failed run's failed and cancelled steps are created again
-with new tasks. skip_step: a created step (run started or paused) or the failed step of a
-failed run is skipped as by a condition; a failed run left without a failed step is
+with new tasks, which go on with the attempt numbers of the old ones (attempts_count and
+attempt_offset = the old attempts_count; the retry budget counts from attempt_offset).
+skip_step: a created step (run started or paused) or the failed step of a failed run is
+skipped as by a condition; a failed run left without a failed step is
 reopened as by retry_run.
 """
 
@@ -83,9 +85,16 @@ class ControlledModel(Model):
         for slug in reset:
             state = self.states[slug]
             state.status, state.error_message, state.remaining_tasks = "created", None, None
+        old_attempts = {
+            k: t.attempts for k, t in self.tasks.items() if k[0] in reset and t.attempts > 0
+        }
         self.tasks = {k: t for k, t in self.tasks.items() if k[0] not in reset}
         self.status = "started"
         self._advance()
+        for key, attempts in old_attempts.items():
+            task = self.tasks.get(key)
+            if task is not None and task.status == "queued" and task.attempts == 0:
+                task.attempts = task.attempt_offset = attempts
         return reset
 
     def apply(self, verb: str, slug: str | None = None) -> list[str]:

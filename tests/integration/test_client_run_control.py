@@ -97,9 +97,11 @@ def test_retry_run_restarts_the_failed_step_once(pgflow_dsn, pgflow_conn):
     assert state.step("only").status == "started"
     assert state.failed_at is None
     queued = pgflow_conn.execute(
-        "select status, attempts_count from pgflow.step_tasks where run_id = %s", (run_id,)
+        "select status, attempts_count, attempt_offset from pgflow.step_tasks where run_id = %s",
+        (run_id,),
     ).fetchall()
-    assert queued == [("queued", 0)]
+    # the new task goes on from the failed attempt 1, with a fresh budget (offset 1)
+    assert queued == [("queued", 1, 1)]
 
 
 def test_rerun_starts_a_new_run_with_the_same_input(pgflow_dsn, pgflow_conn):

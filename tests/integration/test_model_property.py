@@ -345,6 +345,7 @@ def compare_state(db: dict[str, Any], model: ControlledModel, when: str) -> None
         got_task = db["tasks"][key]
         assert got_task["status"] == want_task.status, f"status of task {key} {when}"
         assert got_task["attempts_count"] == want_task.attempts, f"attempts of task {key} {when}"
+        assert got_task["attempt_offset"] == want_task.attempt_offset, f"offset of {key} {when}"
         assert got_task["error_message"] == want_task.error_message, f"error of task {key} {when}"
         if want_task.status in ("completed", "failed") and want_task.output is not None:
             assert dumps(got_task["output"]) == dumps(want_task.output), f"output of {key} {when}"

@@ -403,14 +403,14 @@ def test_two_operators_retry_a_failed_run_once(
             assert job.join() == ("started", False, "run is started, not failed: nothing done")
 
     assert run_status(pgflow_conn, run_id) == "started"
-    # one fresh task with one message: the step was reset once
+    # one new task with one message: the step was reset once (it goes on from attempt 1)
     count = pgflow_conn.execute(
         f"select (select count(*) from pgflow.step_tasks where run_id = %s),"
         f" (select count(*) from pgmq.q_{FLOW})",
         (run_id,),
     ).fetchone()
     assert count == (1, 1)
-    assert task(pgflow_conn, run_id, "a") == ("queued", 0, "queue")
+    assert task(pgflow_conn, run_id, "a") == ("queued", 1, "queue")
     assert events(pgflow_conn, run_id) == Counter(
         {
             ("run:started", None): 1,

@@ -99,7 +99,7 @@ def snapshot(dsn: str) -> dict[str, list[tuple[object, ...]]]:
             "order by run_id, step_slug"
         ),
         "step_tasks": (
-            "select to_jsonb(t) - 'cancelled_at' from pgflow.step_tasks t "
+            "select to_jsonb(t) - '{cancelled_at,attempt_offset}'::text[] from pgflow.step_tasks t "
             "order by run_id, step_slug, task_index"
         ),
         "flows": "select to_jsonb(f) from pgflow.flows f order by flow_slug",

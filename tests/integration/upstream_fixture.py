@@ -67,7 +67,7 @@ alter table pgflow.step_states
   add constraint status_is_valid
     check (status in ('created', 'started', 'completed', 'failed', 'skipped'));
 alter table pgflow.step_tasks
-  drop column cancelled_at,
+  drop column cancelled_at, drop column attempt_offset,
   drop constraint valid_status,
   add constraint valid_status check (status in ('queued', 'started', 'completed', 'failed'));
 """

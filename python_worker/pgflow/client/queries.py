@@ -116,9 +116,9 @@ GET_RUN_EVENTS: Final[LiteralString] = (
 #: task_index, attempts_count, error_message, failed_at, next_attempt_at). failed_at is the
 #: time of the task's last ``task:failed`` event; next_attempt_at adds the backoff
 #: ``fail_task`` gave the message (``pgflow.calculate_retry_delay``: floor(base_delay *
-#: 2^attempts_count) s; read from the events, not the queue, so the client roles need no
-#: pgmq privilege), or is NULL while the run is paused (the task waits for resume_run) or
-#: when the task was requeued after that failure (due at once).
+#: 2^(attempts_count - attempt_offset)) s; read from the events, not the queue, so the
+#: client roles need no pgmq privilege), or is NULL while the run is paused (the task waits
+#: for resume_run) or when the task was requeued after that failure (due at once).
 RETRYING_TASKS: Final[LiteralString] = (
     "select t.step_slug, t.task_index, t.attempts_count, t.error_message,"
     " e.created_at as failed_at,"
@@ -127,7 +127,8 @@ RETRYING_TASKS: Final[LiteralString] = (
     "   where q.run_id = t.run_id and q.step_slug = t.step_slug"
     "   and q.task_index = t.task_index and q.event = 'task:requeued' and q.id > e.id)"
     "  then e.created_at + make_interval(secs => floor("
-    "   coalesce(s.opt_base_delay, f.opt_base_delay) * power(2, t.attempts_count)))"
+    "   coalesce(s.opt_base_delay, f.opt_base_delay)"
+    "   * power(2, t.attempts_count - t.attempt_offset)))"
     " end as next_attempt_at"
     " from pgflow.step_tasks as t"
     " join pgflow.runs as r on r.run_id = t.run_id"

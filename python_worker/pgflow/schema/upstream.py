@@ -46,6 +46,7 @@ OUR_COLUMNS = frozenset(
         "runs.rerun_of",
         "step_states.cancelled_at",
         "step_tasks.cancelled_at",
+        "step_tasks.attempt_offset",
     }
 )
 ADOPT_SCRIPT = "pgflow-adopt-upstream-0.14.sql"
