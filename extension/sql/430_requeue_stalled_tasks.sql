@@ -89,7 +89,10 @@ begin
         and t.permanently_stalled_at is null
         and t.requeued_count < 3  -- the others are given up on above, or left to the next call
         and t.started_at < now() - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30)
+      -- The run too (shared): a run a verb holds (pause_run, cancel_run) is left for the next
+      -- call, and a verb that comes later waits for this requeue and then sees the task queued.
       for update of t skip locked
+      for share of r skip locked
     ),
     swept as (
       update pgflow.step_tasks as t
