@@ -18,8 +18,7 @@ begin
   v_run := pgflow._lock_run_for_control('cancel_run', cancel_run.run_id, cancel_run.actor,
                                         cancel_run.expected_status, array['started', 'paused']);
   if v_run.status <> coalesce(cancel_run.expected_status, v_run.status) then
-    return query select v_run.run_id, v_run.status, false,
-      format('run is %s, not %s: nothing done', v_run.status, cancel_run.expected_status);
+    return next pgflow._moved_on(v_run, cancel_run.expected_status);
     return;
   end if;
 

@@ -18,8 +18,7 @@ begin
   v_run := pgflow._lock_run_for_control('pause_run', pause_run.run_id, pause_run.actor,
                                         pause_run.expected_status, array['started']);
   if v_run.status <> coalesce(pause_run.expected_status, v_run.status) then
-    return query select v_run.run_id, v_run.status, false,
-      format('run is %s, not %s: nothing done', v_run.status, pause_run.expected_status);
+    return next pgflow._moved_on(v_run, pause_run.expected_status);
     return;
   end if;
 
@@ -67,8 +66,7 @@ begin
   v_run := pgflow._lock_run_for_control('resume_run', resume_run.run_id, resume_run.actor,
                                         resume_run.expected_status, array['paused']);
   if v_run.status <> coalesce(resume_run.expected_status, v_run.status) then
-    return query select v_run.run_id, v_run.status, false,
-      format('run is %s, not %s: nothing done', v_run.status, resume_run.expected_status);
+    return next pgflow._moved_on(v_run, resume_run.expected_status);
     return;
   end if;
 

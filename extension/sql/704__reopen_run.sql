@@ -112,8 +112,7 @@ begin
   v_run := pgflow._lock_run_for_control('retry_run', retry_run.run_id, retry_run.actor,
                                         retry_run.expected_status, array['failed']);
   if v_run.status <> coalesce(retry_run.expected_status, v_run.status) then
-    return query select v_run.run_id, v_run.status, false,
-      format('run is %s, not %s: nothing done', v_run.status, retry_run.expected_status);
+    return next pgflow._moved_on(v_run, retry_run.expected_status);
     return;
   end if;
 

@@ -21,8 +21,7 @@ begin
                                         rerun_flow.expected_status,
                                         array['started', 'paused', 'completed', 'failed', 'cancelled']);
   if v_run.status <> coalesce(rerun_flow.expected_status, v_run.status) then
-    return query select v_run.run_id, v_run.status, false,
-      format('run is %s, not %s: nothing done', v_run.status, rerun_flow.expected_status);
+    return next pgflow._moved_on(v_run, rerun_flow.expected_status);
     return;
   end if;
 

@@ -61,8 +61,7 @@ begin
   v_run := pgflow._lock_run_for_control('skip_step', skip_step.run_id, skip_step.actor,
                                         skip_step.expected_status, array['started', 'paused', 'failed']);
   if v_run.status <> coalesce(skip_step.expected_status, v_run.status) then
-    return query select v_run.run_id, v_run.status, false,
-      format('run is %s, not %s: nothing done', v_run.status, skip_step.expected_status);
+    return next pgflow._moved_on(v_run, skip_step.expected_status);
     return;
   end if;
   perform pgflow._lock_step_for_control('skip_step', v_run, skip_step.step_slug, array['created', 'failed']);
@@ -119,8 +118,7 @@ begin
   v_run := pgflow._lock_run_for_control('complete_step', complete_step.run_id, complete_step.actor,
                                         complete_step.expected_status, array['started', 'paused', 'failed']);
   if v_run.status <> coalesce(complete_step.expected_status, v_run.status) then
-    return query select v_run.run_id, v_run.status, false,
-      format('run is %s, not %s: nothing done', v_run.status, complete_step.expected_status);
+    return next pgflow._moved_on(v_run, complete_step.expected_status);
     return;
   end if;
   v_state := pgflow._lock_step_for_control('complete_step', v_run, complete_step.step_slug,
