@@ -32,3 +32,6 @@ $$;
 -- Run control (#12): new statuses and columns in upstream's runtime tables.
 -- include: sql/021_type_run_control_result.sql
 -- include: changes/0.2.0-run-control.sql
+
+-- Wait steps and signals (#13): the result type of send_signal.
+-- include: sql/022_type_signal_result.sql

@@ -1,8 +1,8 @@
--- Run control (#12): what changes in upstream's runtime tables, for an upgrade from 0.1.0
--- and for the adoption of an upstream database alike (both include this file; the build
+-- Run control (#12) and wait steps (#13): what changes in upstream's runtime tables, for an
+-- upgrade from 0.1.0 and for the adoption of an upstream database alike (both include this file; the build
 -- puts it in their place). Written to run once on tables in either shape.
 
--- New statuses: runs cancelled and paused, steps and tasks cancelled.
+-- New statuses: runs cancelled and paused, steps cancelled and waiting, tasks cancelled.
 alter table pgflow.runs
   add column cancelled_at timestamptz,
   add column paused_at timestamptz,
@@ -15,7 +15,7 @@ alter table pgflow.step_states
   add column cancelled_at timestamptz,
   drop constraint status_is_valid,
   add constraint status_is_valid
-    check (status in ('created', 'started', 'completed', 'failed', 'skipped', 'cancelled'));
+    check (status in ('created', 'started', 'completed', 'failed', 'skipped', 'cancelled', 'waiting'));
 
 alter table pgflow.step_tasks
   add column cancelled_at timestamptz,

@@ -90,7 +90,7 @@ create table pgflow.step_states (
   constraint step_states_flow_slug_step_slug_fkey foreign key (flow_slug, step_slug)
     references pgflow.steps (flow_slug, step_slug),
   constraint status_is_valid
-    check (status in ('created', 'started', 'completed', 'failed', 'skipped', 'cancelled')),
+    check (status in ('created', 'started', 'completed', 'failed', 'skipped', 'cancelled', 'waiting')),
   constraint status_and_remaining_tasks_match check (status <> 'completed' or remaining_tasks = 0),
   constraint remaining_tasks_state_consistency check (
     remaining_tasks is null or status not in ('created', 'skipped')

@@ -23,12 +23,17 @@ begin
   using pgflow.runs as r
   where mi.run_id = r.run_id and r.flow_slug = p_flow_slug;
   delete from pgflow.step_tasks as t where t.flow_slug = p_flow_slug;
+  delete from pgflow.wait_states as ws where ws.flow_slug = p_flow_slug;
+  delete from pgflow.signals as sg
+  using pgflow.runs as r
+  where sg.run_id = r.run_id and r.flow_slug = p_flow_slug;
   delete from pgflow.step_states as ss where ss.flow_slug = p_flow_slug;
   delete from pgflow.run_events as e
   using pgflow.runs as r
   where e.run_id = r.run_id and r.flow_slug = p_flow_slug;
   delete from pgflow.runs as r where r.flow_slug = p_flow_slug;
   delete from pgflow.deps as d where d.flow_slug = p_flow_slug;
+  delete from pgflow.step_waits as w where w.flow_slug = p_flow_slug;
   delete from pgflow.steps as s where s.flow_slug = p_flow_slug;
   delete from pgflow.flows as f where f.flow_slug = p_flow_slug;
 end;
@@ -36,6 +41,7 @@ $$;
 
 comment on function pgflow.delete_flow_and_data(text) is
 'Deletes flow p_flow_slug with everything it owns: its pgmq queue and archive (a NOTICE,
-not an error, when the queue is absent), its schedules and their pg_cron jobs, task rows and map task inputs, step states, runs, dependencies, steps
-and the flow row. Irreversible; meant for development and recompilation.
+not an error, when the queue is absent), its schedules and their pg_cron jobs, task rows and map task inputs, waits and signals
+(pgflow-py), step states, runs and their events, dependencies, step waits, steps and the
+flow row. Irreversible; meant for development and recompilation.
 As upstream pgflow 0.14.1.';

@@ -20,7 +20,7 @@ begin
       error_message = _fail_step.error_message
   where ss.run_id = _fail_step.run_id
     and ss.step_slug = _fail_step.step_slug
-    and ss.status in ('created', 'started')
+    and ss.status in ('created', 'started', 'waiting')
   returning ss.* into v_state;
   if found then
     perform pgflow._record_events(array['step:failed'], array[v_state.run_id], array[v_state.step_slug],
@@ -44,7 +44,7 @@ end;
 $$;
 
 comment on function pgflow._fail_step(uuid, text, text, text) is
-'Fails step step_slug of run run_id if it is created or started: status failed, failed_at
+'Fails step step_slug of run run_id if it is created, started or waiting: status failed, failed_at
 now, error_message; broadcasts step:failed (run_id, step_slug, status, error_message,
 failed_at) when realtime is on; then fails the run through _fail_run with
 run_error_message (NULL: run:failed carries no error_message), which archives every

@@ -26,7 +26,7 @@ begin
         remaining_tasks = null
     where ss.run_id = _skip_steps.run_id
       and ss.step_slug = any(_skip_steps.step_slugs)
-      and ss.status in ('created', 'started', 'failed')
+      and ss.status in ('created', 'started', 'waiting', 'failed')
     returning ss.flow_slug, ss.step_slug
   )
   select min(sk.flow_slug), array_agg(sk.step_slug order by s.step_index)
@@ -75,8 +75,8 @@ end;
 $$;
 
 comment on function pgflow._skip_steps(uuid, text[], text, text) is
-'Skips the steps step_slugs (text[]) of run run_id that are created, started or failed
-(skip_step): status skipped, skip_reason (condition_unmet, handler_failed,
+'Skips the steps step_slugs (text[]) of run run_id that are created, started, waiting or
+failed (skip_step): status skipped, skip_reason (condition_unmet, handler_failed, timed_out,
 dependency_skipped, or skipped_by_operator), skipped_at now, failed_at cleared,
 remaining_tasks NULL, error_message when given; their queued and started tasks are
 cancelled and their messages archived (_cancel_tasks); broadcasts step:skipped per step in step_index order when realtime is on

@@ -21,7 +21,7 @@ begin
         cancelled_at = now()
     from unnest(_cancel_unfinished_work.run_ids) as k (run_id)
     where ss.run_id = k.run_id
-      and ss.status in ('created', 'started')
+      and ss.status in ('created', 'started', 'waiting')
     returning ss.run_id, ss.step_slug
   )
   select array_agg(c.run_id order by c.run_id, c.step_slug), array_agg(c.step_slug order by c.run_id, c.step_slug)
@@ -29,6 +29,8 @@ begin
   from cancelled as c;
   if v_run_ids is not null then
     perform pgflow._record_events(array['step:cancelled'], v_run_ids, v_step_slugs);
+    -- A waiting step among them: its wait ends too (it never holds a task).
+    perform pgflow._abandon_waits(v_run_ids, v_step_slugs);
   end if;
 
   perform pgflow._cancel_tasks(_cancel_unfinished_work.run_ids, null);
@@ -36,7 +38,7 @@ end;
 $$;
 
 comment on function pgflow._cancel_unfinished_work(uuid[]) is
-'For runs run_ids that have just ended (failed or cancelled): every step still created or
+'For runs run_ids that have just ended (failed or cancelled): every step still created, waiting or
 started becomes cancelled (cancelled_at now; step:cancelled in run_events) and every task
 still queued or started becomes cancelled (cancelled_at now) and loses its message (archived,
 one pgmq.archive per flow). Completed, failed and skipped steps and tasks are left as they

@@ -15,6 +15,7 @@ declare
   v_root_map text;
   v_steps_count int;
   v_root_tasks int;
+  v_has_waits boolean;
   v_realtime boolean := pgflow._realtime_enabled();
   v_settle boolean;
   v_group record;
@@ -26,11 +27,12 @@ begin
       errcode = 'foreign_key_violation',
       message = format('Flow %L does not exist', start_flow.flow_slug);
   end if;
-  -- One pass over the flow's steps: count and first root map.
+  -- One pass over the flow's steps: count, first root map, whether some step waits.
   select count(*)::int,
          (array_agg(s.step_slug order by s.step_index)
-           filter (where s.step_type = 'map' and s.deps_count = 0))[1]
-  into v_steps_count, v_root_map
+           filter (where s.step_type = 'map' and s.deps_count = 0))[1],
+         exists (select 1 from pgflow.step_waits as w where w.flow_slug = start_flow.flow_slug)
+  into v_steps_count, v_root_map, v_has_waits
   from pgflow.steps as s
   where s.flow_slug = start_flow.flow_slug;
   if start_flow.input is null then
@@ -59,8 +61,10 @@ begin
   end if;
   -- Usually the cascade after a start only starts the root steps: they are then created
   -- started, and their tasks queued below. The full cascade (_advance_runs) runs when it
-  -- can do more: conditions to evaluate, an empty root map, broadcasts to send, no step.
+  -- can do more: conditions to evaluate, waits, an empty root map, broadcasts to send, no
+  -- step.
   v_settle := pgflow._flow_has_conditions(start_flow.flow_slug)
+    or v_has_waits
     or v_steps_count = 0
     or (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
     or v_realtime;

@@ -1,10 +1,9 @@
--- setup_requeue_stalled_tasks_cron: schedule requeue_stalled_tasks with pg_cron.
+-- setup_requeue_stalled_tasks_cron / setup_tick_cron: schedule a maintenance call with pg_cron.
 
-create function pgflow.setup_requeue_stalled_tasks_cron(cron_interval text default '15 seconds')
+create function pgflow._setup_maintenance_cron(job_name text, command text, cron_interval text)
 returns text
 language plpgsql
 volatile
-security definer
 set search_path = pg_catalog, pg_temp
 as $$
 declare
@@ -21,8 +20,8 @@ begin
       errcode = 'undefined_object',
       message = 'pg_cron is not installed in this database',
       hint = 'Add pg_cron to shared_preload_libraries and run CREATE EXTENSION pg_cron in the '
-             'database named by cron.database_name, or call pgflow.requeue_stalled_tasks() '
-             'from your own scheduler (pgflow-worker also runs it every 15 seconds).';
+             'database named by cron.database_name, or run ' || _setup_maintenance_cron.command
+             || ' from your own scheduler (pgflow-worker also runs it every few seconds).';
   end if;
   if v_schedule is null or btrim(v_schedule) = '' then
     raise exception using
@@ -44,17 +43,37 @@ begin
   -- pg_cron < 1.5 only knows minute-granularity cron expressions.
   if v_schedule ~* '^\s*\d+\s*seconds?\s*$'
      and string_to_array(split_part(v_version, '-', 1), '.')::int[] < array[1, 5] then
-    raise notice 'pg_cron % has no second-based schedules; scheduling requeue_stalled_tasks every minute instead of every %',
-      v_version, v_schedule;
+    raise notice 'pg_cron % has no second-based schedules; scheduling % every minute instead of every %',
+      v_version, _setup_maintenance_cron.job_name, v_schedule;
     v_schedule := '* * * * *';
   end if;
 
   execute v_schedule_sql
     into v_job_id
-    using 'pgflow_requeue_stalled_tasks', v_schedule, 'select pgflow.requeue_stalled_tasks()';
+    using _setup_maintenance_cron.job_name, v_schedule, _setup_maintenance_cron.command;
 
-  return format('Scheduled pgflow_requeue_stalled_tasks (job %s) with schedule ''%s''', v_job_id, v_schedule);
+  return format('Scheduled %s (job %s) with schedule ''%s''', _setup_maintenance_cron.job_name, v_job_id,
+                v_schedule);
 end;
+$$;
+
+comment on function pgflow._setup_maintenance_cron(text, text, text) is
+'Creates or replaces the pg_cron job job_name running command on cron_interval (any cron
+expression; ''N seconds''; ''N minutes'' (1..59) becomes ''*/N * * * *''; pg_cron < 1.5,
+which has no second-based schedules, runs it every minute and a NOTICE says so). Returns a
+text naming the job id and schedule. Raises undefined_object when pg_cron is not installed
+in this database, invalid_parameter_value for a blank interval or minutes out of range.
+pgflow-py internal, used by setup_requeue_stalled_tasks_cron and setup_tick_cron.';
+
+create function pgflow.setup_requeue_stalled_tasks_cron(cron_interval text default '15 seconds')
+returns text
+language sql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select pgflow._setup_maintenance_cron('pgflow_requeue_stalled_tasks', 'select pgflow.requeue_stalled_tasks()',
+                                        setup_requeue_stalled_tasks_cron.cron_interval);
 $$;
 
 comment on function pgflow.setup_requeue_stalled_tasks_cron(text) is
@@ -65,3 +84,21 @@ runs every minute (''* * * * *'') and a NOTICE says so. Returns a text naming th
 and schedule. Raises undefined_object when pg_cron is not installed in this database.
 Idempotent (one job, replaced by name). As upstream pgflow 0.14.1, plus the pg_cron 1.4
 fallback.';
+
+create function pgflow.setup_tick_cron(cron_interval text default '5 seconds')
+returns text
+language sql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select pgflow._setup_maintenance_cron('pgflow_tick', 'select pgflow.tick()', setup_tick_cron.cron_interval);
+$$;
+
+comment on function pgflow.setup_tick_cron(text) is
+'Creates or replaces the pg_cron job pgflow_tick running select pgflow.tick() (wait
+timeouts, timers, the stalled-task requeue) on cron_interval (default ''5 seconds''; as
+setup_requeue_stalled_tasks_cron for other values and for pg_cron < 1.5). A wait then
+fires within the interval plus a second of its deadline. Returns a text naming the job id
+and schedule. Raises undefined_object when pg_cron is not installed in this database.
+Idempotent (one job, replaced by name). pgflow-py extension.';

@@ -43,6 +43,14 @@ begin
   using pgflow.runs as r
   where t.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
     and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
+  delete from pgflow.wait_states as ws
+  using pgflow.runs as r
+  where ws.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
+  delete from pgflow.signals as sg
+  using pgflow.runs as r
+  where sg.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
   delete from pgflow.step_states as ss
   using pgflow.runs as r
   where ss.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
@@ -60,7 +68,7 @@ $$;
 comment on function pgflow.prune_data_older_than(interval) is
 'Deletes history older than retention_interval (cutoff = now() - retention_interval):
 workers whose last heartbeat is older; runs completed, failed or cancelled before the
-cutoff with all their step_tasks, map_task_inputs, step_states and run_events (and their
-messages still in the queue); archived messages (pgmq.a_<flow>) archived before the
+cutoff with all their step_tasks, map_task_inputs, wait_states, signals, step_states and
+run_events (and their messages still in the queue); archived messages (pgmq.a_<flow>) archived before the
 cutoff. Runs still started or paused are never touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
 this function as copy-paste documentation; pgflow-py installs it.';

@@ -64,11 +64,12 @@ begin
     return next pgflow._moved_on(v_run, skip_step.expected_status);
     return;
   end if;
-  perform pgflow._lock_step_for_control('skip_step', v_run, skip_step.step_slug, array['created', 'failed']);
+  perform pgflow._lock_step_for_control('skip_step', v_run, skip_step.step_slug, array['created', 'waiting', 'failed']);
 
   -- As a step skipped by its condition: dependents run without its output.
   v_previous := pgflow._set_actor(skip_step.actor, skip_step.reason);
   perform pgflow._skip_steps(v_run.run_id, array[skip_step.step_slug], 'skipped_by_operator');
+  perform pgflow._abandon_waits(array[v_run.run_id], array[skip_step.step_slug]);
   perform pgflow._release_dependents(array[v_run.run_id], array[skip_step.step_slug]);
   if v_run.status = 'failed' then
     perform pgflow._reopen_run(v_run.run_id, false);
@@ -83,7 +84,8 @@ end;
 $$;
 
 comment on function pgflow.skip_step(uuid, text, text, text, text) is
-'Skips step step_slug of run run_id by hand: a created step (of a started or paused run) or
+'Skips step step_slug of run run_id by hand: a created or waiting step (of a started or
+paused run) or
 a failed step (of a failed run) becomes skipped (skip_reason skipped_by_operator) and the run
 moves on as for a step skipped by its condition: dependents run without its output (a
 dependent map gets no task), ready steps start, the run completes when nothing is left.
@@ -122,7 +124,7 @@ begin
     return;
   end if;
   v_state := pgflow._lock_step_for_control('complete_step', v_run, complete_step.step_slug,
-                                           array['started', 'failed']);
+                                           array['started', 'waiting', 'failed']);
 
   -- VALIDATE: what the step's dependents will read must have the right shape and size.
   perform pgflow._check_payload_size(complete_step.output,
@@ -149,6 +151,7 @@ begin
   where ss.run_id = v_run.run_id and ss.step_slug = complete_step.step_slug;
   perform pgflow._record_events(array['step:completed'], array[v_run.run_id], array[complete_step.step_slug]);
   perform pgflow._cancel_tasks(array[v_run.run_id], array[complete_step.step_slug]);
+  perform pgflow._abandon_waits(array[v_run.run_id], array[complete_step.step_slug]);
   perform pgflow._release_dependents(array[v_run.run_id], array[complete_step.step_slug]);
   if v_run.status = 'failed' then
     perform pgflow._reopen_run(v_run.run_id, false);
@@ -164,8 +167,8 @@ $$;
 
 comment on function pgflow.complete_step(uuid, text, jsonb, text, text, text) is
 'Completes step step_slug of run run_id by hand with output (jsonb, supplied by a person): a
-failed step (of a failed run) or a started one (of a started or paused run, e.g. whose task
-is stuck) becomes completed with that output; its queued and started tasks are cancelled
+failed step (of a failed run) or a started or waiting one (of a started or paused run,
+e.g. whose task is stuck, or to end a wait without a signal) becomes completed with that output; its queued and started tasks are cancelled
 and their messages archived; dependents are released and the run moves on as after a step
 completed by its tasks. On a failed run whose last failed step this was, the run is started
 again (as retry_run: cancelled steps are created again); with another failed step left, it

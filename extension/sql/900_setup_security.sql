@@ -42,7 +42,7 @@ begin
   --    start_flow_with_states, requeue_stalled_tasks, recover_stalled_tasks,
   --    setup_requeue_stalled_tasks_cron, prune_data_older_than, schedule_flow,
   --    unschedule_flow, sync_flow_schedule, read_tasks, read_and_start_tasks,
-  --    enable_flow_notify.)
+  --    enable_flow_notify, tick, setup_tick_cron.)
   alter function pgflow.start_flow(text, jsonb, uuid) security definer;
   alter function pgflow.start_tasks(text, bigint[], uuid) security definer;
   alter function pgflow.complete_task(uuid, text, int, jsonb, int) security definer;
@@ -63,6 +63,7 @@ begin
   alter function pgflow.rerun_flow(uuid, text, text, text) security definer;
   alter function pgflow.skip_step(uuid, text, text, text, text) security definer;
   alter function pgflow.complete_step(uuid, text, jsonb, text, text, text) security definer;
+  alter function pgflow.send_signal(uuid, text, jsonb, text, text, text) security definer;
 
   -- 3. Nothing for PUBLIC (functions are executable by PUBLIC by default).
   revoke all on schema pgflow from public;
@@ -96,7 +97,7 @@ begin
     grant usage on schema pgflow to pgflow_worker;
     grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
       pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
-      pgflow.run_events
+      pgflow.run_events, pgflow.step_waits, pgflow.wait_states, pgflow.signals
       to pgflow_worker;
     grant execute on function
       pgflow.version(),
@@ -119,7 +120,10 @@ begin
       pgflow.deprecate_worker(uuid),
       pgflow.mark_worker_stopped(uuid),
       pgflow.cancelled_tasks(uuid[], text[], int[]),
-      pgflow.get_run_events(uuid)
+      pgflow.get_run_events(uuid),
+      pgflow.get_step_signal(uuid, text),
+      pgflow.get_run_waits(uuid),
+      pgflow.tick(int)
       to pgflow_worker;
     v_granted := v_granted || 'pgflow_worker'::text;
   end if;
@@ -130,14 +134,17 @@ begin
     grant usage on schema pgflow to pgflow_client;
     grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
       pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
-      pgflow.run_events
+      pgflow.run_events, pgflow.step_waits, pgflow.wait_states, pgflow.signals
       to pgflow_client;
     grant execute on function
       pgflow.version(),
       pgflow.start_flow(text, jsonb, uuid),
       pgflow.start_flow_with_states(text, jsonb, uuid),
       pgflow.get_run_with_states(uuid),
-      pgflow.get_run_events(uuid)
+      pgflow.get_run_events(uuid),
+      pgflow.send_signal(uuid, text, jsonb, text, text, text),
+      pgflow.get_step_signal(uuid, text),
+      pgflow.get_run_waits(uuid)
       to pgflow_client;
     v_granted := v_granted || 'pgflow_client'::text;
   end if;
@@ -148,7 +155,7 @@ begin
     grant usage on schema pgflow to pgflow_operator;
     grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
       pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
-      pgflow.run_events, pgflow.workers
+      pgflow.run_events, pgflow.workers, pgflow.step_waits, pgflow.wait_states, pgflow.signals
       to pgflow_operator;
     grant execute on function
       pgflow.version(),
@@ -160,7 +167,11 @@ begin
       pgflow.retry_run(uuid, text, text, text),
       pgflow.rerun_flow(uuid, text, text, text),
       pgflow.skip_step(uuid, text, text, text, text),
-      pgflow.complete_step(uuid, text, jsonb, text, text, text)
+      pgflow.complete_step(uuid, text, jsonb, text, text, text),
+      pgflow.send_signal(uuid, text, jsonb, text, text, text),
+      pgflow.get_step_signal(uuid, text),
+      pgflow.get_run_waits(uuid),
+      pgflow.tick(int)
       to pgflow_operator;
     v_granted := v_granted || 'pgflow_operator'::text;
   end if;
@@ -182,16 +193,19 @@ group roles pgflow_worker, pgflow_client, pgflow_operator and pgflow_upstream_wo
 absent (without CREATEROLE: a NOTICE per role, and that role gets nothing); then grants
 each existing role exactly its privileges. pgflow_worker: USAGE on the schema, SELECT on
 installed_versions, flows, steps, deps, runs, step_states, step_tasks,
-permanently_stalled_tasks and run_events, EXECUTE on version,
+permanently_stalled_tasks, run_events, step_waits, wait_states and signals, EXECUTE on
+version,
 ensure_flow_compiled, sync_flow_options, track_worker_function, register_worker, sync_flow_schedule,
 enable_flow_notify, read_tasks, read_and_start_tasks, start_tasks, complete_task,
 complete_tasks, fail_task, fail_tasks, worker_heartbeat,
 recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker, mark_worker_stopped,
-cancelled_tasks and get_run_events. pgflow_client: the same USAGE and SELECT, EXECUTE on
-version, start_flow, start_flow_with_states, get_run_with_states and get_run_events (not the
-run-control verbs). pgflow_operator: the same USAGE and SELECT plus workers, EXECUTE on
+cancelled_tasks, get_run_events, get_step_signal, get_run_waits and tick. pgflow_client:
+the same USAGE and SELECT, EXECUTE on version, start_flow, start_flow_with_states,
+get_run_with_states, get_run_events, send_signal, get_step_signal and get_run_waits (not
+the run-control verbs). pgflow_operator: the same USAGE and SELECT plus workers, EXECUTE on
 version, get_run_with_states, get_run_events and the run-control verbs cancel_run,
-pause_run, resume_run, retry_run, rerun_flow, skip_step and complete_step. pgflow_upstream_worker: what an upstream
+pause_run, resume_run, retry_run, rerun_flow, skip_step and complete_step, and
+send_signal, get_step_signal, get_run_waits and tick. pgflow_upstream_worker: what an upstream
 pgflow worker needs (_grant_upstream_worker). Returns the roles that got their grants.
 Run by the install and upgrade scripts; run it again (as the schema owner) after creating
 a missing role. Executable by the owner only. pgflow-py extension.';

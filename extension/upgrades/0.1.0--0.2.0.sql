@@ -104,3 +104,7 @@ task without a chunk here (queued before 0.2.0) gets its element from the array 
 create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at, cancelled_at)))
   where status in ('completed', 'failed', 'cancelled');
 -- include: sql/056_tables_run_events.sql
+
+-- New (#13): wait steps, signals and timers.
+-- include: sql/022_type_signal_result.sql
+-- include: sql/057_tables_waits.sql

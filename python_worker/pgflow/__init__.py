@@ -11,9 +11,9 @@ cluster in :mod:`pgflow.dev`, every exception in :mod:`pgflow.errors`.
 
 from pgflow._version import __version__
 from pgflow.client import AsyncClient, Client, Run, RunState, StepState
-from pgflow.client.records import RetryingTask, RunControlResult, RunEvent
-from pgflow.context import Context
-from pgflow.dsl import Flow, Job, Step
+from pgflow.client.records import RetryingTask, RunControlResult, RunEvent, RunWait, SignalResult
+from pgflow.context import Context, Signal
+from pgflow.dsl import Flow, Job, Step, Wait
 from pgflow.errors import (
     DevClusterError,
     DevClusterNotRunning,
@@ -73,11 +73,15 @@ __all__ = [
     "RunState",
     "RunStateError",
     "RunTimeout",
+    "RunWait",
     "SchemaReport",
     "SchemaVersionMismatch",
+    "Signal",
+    "SignalResult",
     "Step",
     "StepNotFound",
     "StepState",
+    "Wait",
     "Worker",
     "WorkerConfig",
     "WorkerStartupError",

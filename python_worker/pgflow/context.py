@@ -5,7 +5,33 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Signal:
+    """The signal a step waited for, as its handler sees it (``ctx.signal``).
+
+    A step defined with ``@flow.step(wait_for="approved", ...)`` runs its handler once the
+    wait ended: a signal of that name was sent to the run (``pgflow.send_signal``,
+    ``Client.send_signal``, ``pgflow signal``) and the step took it, or the wait timed out
+    with ``on_timeout="continue"``.
+
+    Attributes:
+        name: the signal's name (the awaited name after a timeout).
+        payload: the JSON value sent with it (None when none was sent, as for JSON null;
+            None after a timeout).
+        received_at: when the database stored the signal (aware datetime, database clock);
+            None after a timeout.
+        timed_out: True when the wait timed out (``on_timeout="continue"``): no signal
+            came in time, and ``payload`` and ``received_at`` are None.
+    """
+
+    name: str
+    payload: Any
+    received_at: datetime | None
+    timed_out: bool
 
 
 class FlowInputSource(Protocol):
@@ -73,6 +99,10 @@ class Context:
             already closed the task and ignores a late report) and it is not an error: the
             worker logs ``result discarded: run cancelled`` (or ``run failed``, ``task
             cancelled``) once, at INFO. Never set in upstream mode.
+        signal: for a step that waits for a signal before its handler runs
+            (``@flow.step(wait_for=...)``), the signal it took, or a :class:`Signal` with
+            ``timed_out=True`` when its wait timed out with ``on_timeout="continue"``;
+            None for every other step (a step that does not wait costs no query).
     """
 
     flow_slug: str
@@ -87,6 +117,7 @@ class Context:
     timeout_seconds: int
     flow_input_source: FlowInputSource = field(repr=False, compare=False)
     cancelled: threading.Event = field(default_factory=threading.Event, repr=False, compare=False)
+    signal: Signal | None = None
 
     @property
     def flow_input(self) -> Any:

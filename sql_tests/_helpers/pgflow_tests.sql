@@ -14,10 +14,13 @@ begin
   for v_queue in select queue_name from pgmq.list_queues() loop
     perform pgmq.drop_queue(v_queue);
   end loop;
+  delete from pgflow.wait_states;
+  delete from pgflow.signals;
   delete from pgflow.step_tasks;
   delete from pgflow.step_states;
   delete from pgflow.runs;
   delete from pgflow.deps;
+  delete from pgflow.step_waits;
   delete from pgflow.steps;
   delete from pgflow.flows;
   delete from pgflow.workers;

@@ -6,7 +6,8 @@ select plan(1);
 -- format('%L'), values through EXECUTE ... USING; never concatenated. The audit, per function:
 --   _broadcast                        fixed text; payload, event, topic passed with USING
 --   set_vt_batch                      queue table: pgmq.format_table_name(queue_name) + %I; ids USING
---   setup_requeue_stalled_tasks_cron  fixed text; job name, schedule, command passed with USING
+--   _setup_maintenance_cron           fixed text; job name, schedule, command passed with USING
+--                                     (setup_requeue_stalled_tasks_cron, setup_tick_cron)
 --   prune_data_older_than             queue tables of existing flows (valid slugs) via
 --                                     format_table_name + %I; cutoff USING
 --   schedule_flow                     fixed text; the job command quotes the validated schedule
@@ -32,10 +33,10 @@ select is(
     '_grant_queue_to_upstream_worker(text)',
     '_grant_upstream_worker()',
     '_resend_parked_tasks(uuid)',
+    '_setup_maintenance_cron(text,text,text)',
     'prune_data_older_than(interval)',
     'schedule_flow(text,text,jsonb,text)',
     'set_vt_batch(text,bigint[],integer[])',
-    'setup_requeue_stalled_tasks_cron(text)',
     'setup_security()',
     'unschedule_flow(text,text)'
   ],

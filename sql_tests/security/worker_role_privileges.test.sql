@@ -13,6 +13,8 @@ select is(pgflow_tests.executable_by('pgflow_worker'), array[
     'fail_task(uuid,text,integer,text,integer)',
     'fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[])',
     'get_run_events(uuid)',
+    'get_run_waits(uuid)',
+    'get_step_signal(uuid,text)',
     'mark_worker_stopped(uuid)',
     'read_and_start_tasks(text,uuid,integer,integer,text[])',
     'read_tasks(text,integer,integer)',
@@ -22,6 +24,7 @@ select is(pgflow_tests.executable_by('pgflow_worker'), array[
     'start_tasks(text,bigint[],uuid)',
     'sync_flow_options(text,jsonb)',
     'sync_flow_schedule(text,text,jsonb)',
+    'tick(integer)',
     'track_worker_function(text)',
     'version()',
     'worker_heartbeat(uuid)'
@@ -30,8 +33,8 @@ select is(pgflow_tests.executable_by('pgflow_worker'), array[
 
 -- TEST: it reads definitions and run state, and writes no table
 select is(pgflow_tests.relations_with('pgflow_worker', 'select'),
-  array['deps', 'flows', 'installed_versions', 'permanently_stalled_tasks', 'run_events', 'runs', 'step_states',
-        'step_tasks', 'steps'],
+  array['deps', 'flows', 'installed_versions', 'permanently_stalled_tasks', 'run_events', 'runs', 'signals',
+        'step_states', 'step_tasks', 'step_waits', 'steps', 'wait_states'],
   'pgflow_worker may read definitions and run state (not workers, worker_functions, schedules)');
 select is(
   pgflow_tests.relations_with('pgflow_worker', 'insert') || pgflow_tests.relations_with('pgflow_worker', 'update')

@@ -79,7 +79,7 @@ def test_sigkill_with_50_tasks_in_flight_loses_nothing(pgflow_conn, start_worker
     assert statuses == [("started", 1, in_flight)]
     dead_id = _prune_worker_rows(pgflow_conn, "crash")
 
-    rescuer = start_worker(CRASH, "--requeue-stalled-interval", "1")
+    rescuer = start_worker(CRASH, "--tick-interval", "1")
     rescuer.wait_running()
     for run_id in runs:
         run = wait_run(pgflow_conn, run_id, timeout=RECOVERY_TIMEOUT)
@@ -144,7 +144,7 @@ def test_sigkill_between_side_effect_and_complete_runs_the_task_again(
     assert (task["status"], task["attempts_count"]) == ("started", 1)
     _prune_worker_rows(pgflow_conn, "side_effect")
 
-    rescuer = start_worker(SIDE_EFFECT, "--requeue-stalled-interval", "1", env=env)
+    rescuer = start_worker(SIDE_EFFECT, "--tick-interval", "1", env=env)
     rescuer.wait_running()
     run = wait_run(pgflow_conn, run_id, timeout=RECOVERY_TIMEOUT)
     assert run["status"] == "completed"

@@ -44,7 +44,7 @@ def test_frozen_worker_resumed_after_its_tasks_moved_on_changes_nothing(pgflow_c
             "started_at = started_at - interval '60 seconds' where run_id = %s",
             (run_id,),
         )
-        b = start_worker(FROZEN, "--requeue-stalled-interval", "0.2")
+        b = start_worker(FROZEN, "--tick-interval", "0.2")
         b.wait_running()
         run = wait_run(pgflow_conn, run_id, timeout=30)
         assert run["status"] == "completed"

@@ -50,7 +50,7 @@ def test_blank_run_ids_are_rejected_and_requeueing_creates_nothing(
     # "all", not "pl": requeue_stalled_tasks may be a SQL-language function
     dbname = pgflow_conn.info.dbname
     pgflow_conn.execute(f"alter database \"{dbname}\" set track_functions = 'all'")
-    worker = start_worker(QUICK, "--requeue-stalled-interval", "0.1")
+    worker = start_worker(QUICK, "--tick-interval", "0.1")
     worker.wait_running()
 
     with pytest.raises(psycopg.errors.InvalidTextRepresentation, match="type uuid"):

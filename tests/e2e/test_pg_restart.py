@@ -73,7 +73,7 @@ def _count(conn, sql, *params):
 
 def test_postgres_fast_restart_under_load_loses_no_run(throwaway_cluster, start_worker):
     dsn = throwaway_cluster.create_pgflow_database("restart_under_load")
-    args = ("--requeue-stalled-interval", "1", "--poll-interval", "0.5", "--max-concurrency", "10")
+    args = ("--tick-interval", "1", "--poll-interval", "0.5", "--max-concurrency", "10")
     workers = [start_worker(LOAD, *args, dsn=dsn) for _ in range(2)]
     for worker in workers:
         worker.wait_running()

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.e2e
 STUCK = "tests.e2e.flows.faults:stuck"
 QUICK = "tests.e2e.flows.faults:quick"
 HOLD = {"E2E_HOLD_SECONDS": "3600"}
-REQUEUE_OFTEN = ("--requeue-stalled-interval", "0.2")
+REQUEUE_OFTEN = ("--tick-interval", "0.2")
 
 
 def _fast_forward(conn, run_id, seconds=60):
@@ -130,16 +130,18 @@ def test_task_killed_four_times_is_given_up_and_fails_its_run(pgflow_conn, start
 
 
 def _requeueing_backend(conn):
-    """The pid of a worker session blocked inside pgflow.requeue_stalled_tasks(), if any."""
+    """The pid of a worker session blocked inside its pgflow.tick() call (in its
+    requeue_stalled_tasks part), if any."""
     row = conn.execute(
         "select pid from pg_stat_activity where application_name like 'pgflow-worker:%%' "
-        "and query like '%%requeue_stalled_tasks%%' and wait_event_type = 'Lock'"
+        "and query like '%%pgflow.tick()%%' and wait_event_type = 'Lock'"
     ).fetchone()
     return row[0] if row else None
 
 
 def _advisory_locks(conn):
-    """Advisory locks held in this test's database (requeue_stalled_tasks's try lock is one)."""
+    """Advisory locks held in this test's database (tick's and requeue_stalled_tasks's try
+    locks are two)."""
     return conn.execute(
         "select count(*) from pg_locks where locktype = 'advisory' and granted "
         "and database = (select oid from pg_database where datname = current_database())"
@@ -160,14 +162,14 @@ def test_worker_killed_while_requeueing_leaves_no_lock_and_the_next_call_recover
     pgflow_conn.execute("select * from pgflow.start_tasks('quick', %s, %s)", (msg_ids, dead))
     _fast_forward(pgflow_conn, run_id, seconds=600)
 
-    # Worker A's requeue_stalled_tasks call gets stuck inside its transaction (after taking
-    # its advisory lock) behind a table lock; A is killed there, and its orphaned session
-    # terminated.
+    # Worker A's tick gets stuck inside its transaction, in requeue_stalled_tasks (after
+    # taking both advisory locks) behind a table lock; A is killed there, and its orphaned
+    # session terminated.
     with psycopg.connect(pgflow_dsn) as blocker:
         blocker.execute("lock table pgflow.step_tasks in exclusive mode")
         worker_a = start_worker(QUICK, *REQUEUE_OFTEN)
         pid = wait_for(lambda: _requeueing_backend(pgflow_conn), what="A's call to block")
-        assert _advisory_locks(pgflow_conn) == 1  # held by the stuck call
+        assert _advisory_locks(pgflow_conn) == 2  # tick's and requeue_stalled_tasks's
         worker_a.kill()
         assert pgflow_conn.execute("select pg_terminate_backend(%s)", (pid,)).fetchone() == (True,)
         wait_for(lambda: _advisory_locks(pgflow_conn) == 0, what="the call's lock to go")

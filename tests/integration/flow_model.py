@@ -13,7 +13,8 @@ compares them.
 
 It models pgflow-py where it deliberately differs from upstream (compat/UPSTREAM.md):
 conditions are re-evaluated after every empty-map round (#8), only a started (or paused)
-run is completed and a failed run's unfinished work is cancelled (#12).
+run is completed and a failed run's unfinished work is cancelled (#12). A step that waits
+(#13) is ``waiting`` between ``created`` and ``started``; wait_model.py models its wait.
 """
 
 from __future__ import annotations
@@ -21,65 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.integration.jsonb_model import dumps, json_type, jsonb_contains
-
-# ---------------------------------------------------------------- flow definitions
-
-
-@dataclass(frozen=True)
-class StepSpec:
-    """One step as ``pgflow.add_step`` receives it."""
-
-    slug: str
-    kind: str  # "single" | "map"
-    deps: tuple[str, ...] = ()
-    max_attempts: int | None = None
-    base_delay: int | None = None
-    start_delay: int | None = None
-    when_exhausted: str = "fail"
-    required: dict[str, Any] | None = None  # required_input_pattern (DSL `if`)
-    forbidden: dict[str, Any] | None = None  # forbidden_input_pattern (DSL `ifNot`)
-    when_unmet: str = "skip"
-
-    def add_step_call(self) -> str:
-        """The ``pgflow.add_step`` call defining this step, as readable SQL."""
-        args = [f"'{self.slug}'"]
-        if self.deps:
-            args.append("deps_slugs => array[" + ", ".join(f"'{d}'" for d in self.deps) + "]")
-        if self.kind == "map":
-            args.append("step_type => 'map'")
-        for name in ("max_attempts", "base_delay", "start_delay"):
-            if getattr(self, name) is not None:
-                args.append(f"{name} => {getattr(self, name)}")
-        if self.when_exhausted != "fail":
-            args.append(f"when_exhausted => '{self.when_exhausted}'")
-        if self.required is not None:
-            args.append(f"required_input_pattern => '{dumps(self.required)}'")
-        if self.forbidden is not None:
-            args.append(f"forbidden_input_pattern => '{dumps(self.forbidden)}'")
-        if self.when_unmet != "skip":
-            args.append(f"when_unmet => '{self.when_unmet}'")
-        return f"add_step(flow, {', '.join(args)})"
-
-
-@dataclass(frozen=True)
-class FlowSpec:
-    """A flow: options and steps in definition (= topological) order."""
-
-    max_attempts: int
-    base_delay: int
-    steps: tuple[StepSpec, ...]
-
-    def step(self, slug: str) -> StepSpec:
-        return next(s for s in self.steps if s.slug == slug)
-
-    def children(self, slug: str) -> list[StepSpec]:
-        """Direct dependents of a step, in step order."""
-        return [s for s in self.steps if slug in s.deps]
-
-    def has_root_map(self) -> bool:
-        return any(s.kind == "map" and not s.deps for s in self.steps)
-
+from tests.integration.flow_spec import FlowSpec, StepSpec
+from tests.integration.jsonb_model import json_type, jsonb_contains
 
 # ---------------------------------------------------------------- run state
 
@@ -266,11 +210,18 @@ class Model:
         self._maybe_complete()
 
     def _cascade(self) -> bool:
+        """``_cascade``: conditions, waits, then taskless steps, until nothing changes."""
         while True:
             if not self._resolve_conditions():
                 return False
-            if self._complete_taskless() == 0:
+            changed = self._settle_waits() > 0
+            if self._complete_taskless() == 0 and not changed:
                 return True
+
+    def _settle_waits(self) -> int:
+        """Ready steps that wait start waiting and waits that can end now end (one round
+        of ``_enter_waits`` + ``_resolve_waits``): how many did. No waits in this model."""
+        return 0
 
     def _resolve_conditions(self) -> bool:
         if self.status != "started":
@@ -330,6 +281,7 @@ class Model:
                 state.status == "created"
                 and state.remaining_deps == 0
                 and (state.initial_tasks or 0) > 0
+                and s.wait is None  # a step that waits is waiting by now (_settle_waits)
             ):
                 state.status, state.remaining_tasks = "started", state.initial_tasks
                 for i in range(state.initial_tasks or 0):
@@ -355,7 +307,7 @@ class Model:
     def _cancel_unfinished_work(self) -> None:
         """The run ended (failed, cancelled): unfinished steps and tasks are cancelled."""
         for state in self.states.values():
-            if state.status in ("created", "started"):
+            if state.status in ("created", "waiting", "started"):
                 state.status = "cancelled"
         self._cancel_tasks(list(self.states))
 
@@ -375,7 +327,7 @@ class Model:
         skipped = []
         for s in self.flow.steps:
             state = self.states[s.slug]
-            if s.slug in slugs and state.status in ("created", "started", "failed"):
+            if s.slug in slugs and state.status in ("created", "waiting", "started", "failed"):
                 state.status, state.skip_reason = "skipped", reason
                 state.error_message = error if error is not None else state.error_message
                 state.remaining_tasks = None

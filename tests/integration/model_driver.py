@@ -1,5 +1,6 @@
 """The SQL side of the model property tests: a simulated worker and operator that drive one
-run of a drawn flow purely through the SQL API (test_model_property.py)."""
+run of a drawn flow purely through the SQL API (test_model_property.py); wait_driver.py
+holds the calls about waits and signals."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
 
-from tests.integration.flow_model import FlowSpec, Key
+from tests.integration.flow_model import Key
+from tests.integration.flow_spec import FlowSpec
+from tests.integration.wait_driver import define_wait
 
 ACTOR = "property-test"
 #: the run_events event each run-control verb records first
@@ -61,6 +64,8 @@ class Driver:
                     s.when_exhausted,
                 ),
             )
+            if s.wait is not None:
+                define_wait(self.conn, self.slug, s)
         self.conn.execute(
             "select pgflow.register_worker(%s, %s, 'property-test')", (self.worker_id, self.slug)
         )

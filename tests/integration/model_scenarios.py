@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tests.integration.flow_model import FlowSpec, StepSpec
+from tests.integration.flow_spec import FlowSpec, StepSpec
 from tests.integration.jsonb_model import dumps
 
 MAX_MAP_TASKS = 3  # arrays feeding maps have at most this many elements
@@ -29,18 +29,38 @@ class TaskOutcome:
 
 
 @dataclass(frozen=True)
+class SignalDraw:
+    """A signal the outside world sends: ``send_signal(run, name, payload, key)``."""
+
+    name: str
+    payload: Any
+    key: str | None = None
+
+    def __repr__(self) -> str:
+        key = "" if self.key is None else f", idempotency_key => {self.key!r}"
+        return f"{self.name!r}, '{dumps(self.payload)}'{key}"
+
+
+@dataclass(frozen=True)
 class Control:
-    """An operator's call: ``verb`` at worker point ``point``. skip_step skips ``step``: a
-    slug, or n: the n-th (modulo) of the steps it may skip then (of all steps if none)."""
+    """A call from outside the worker at worker point ``point``: a run-control ``verb`` of
+    the operator (skip_step skips ``step``: a slug, or n: the n-th (modulo) of the steps it
+    may skip then, of all steps if none), or one about waits (wait_actions.py):
+    send_signal(``signal``), time_passes (``step`` n: the n-th (modulo) wait with a
+    deadline passes it, then tick) or tick."""
 
     point: int
     verb: str
     step: str | int | None = None
+    signal: SignalDraw | None = None
 
     def __repr__(self) -> str:
         target = "" if self.step is None else repr(self.step)
         if isinstance(self.step, int):
-            target = f"the skippable step number {self.step}"
+            which = "skippable step" if self.verb == "skip_step" else "wait with a deadline"
+            target = f"the {which} number {self.step}"
+        if self.signal is not None:
+            target = repr(self.signal)
         return f"at point {self.point}: {self.verb}({target})"
 
 
@@ -73,6 +93,10 @@ class Scenario:
             + (", completions of a round in one complete_tasks call" if self.grouped else ""),
         ]
         for s in self.flow.steps:
+            if not s.has_handler:
+                released = dumps(self.outcomes[s.slug][0].output)
+                lines.append(f"  {s.slug}: no handler (a signal may end its wait: {released})")
+                continue
             count = MAX_MAP_TASKS if s.kind == "map" else 1
             for i, outcome in enumerate(self.outcomes[s.slug][:count]):
                 lines.append(f"  {s.slug}[{i}]: {outcome!r}")

@@ -10,8 +10,8 @@ and it completes when its last step does. resume_run: queued tasks get new messa
 ready steps start. retry_run: a failed run's failed and cancelled steps are created again
 with new tasks, which go on with the attempt numbers of the old ones (attempts_count and
 attempt_offset = the old attempts_count; the retry budget counts from attempt_offset).
-skip_step: a created step (run started or paused) or the failed step of a failed run is
-skipped as by a condition; a failed run left without a failed step is
+skip_step: a created or waiting step (run started or paused) or the failed step of a
+failed run is skipped as by a condition; a failed run left without a failed step is
 reopened as by retry_run.
 """
 
@@ -30,7 +30,7 @@ class ControlledModel(Model):
             step_status = self.states[slug].status
             return (
                 self.status in ("started", "paused", "failed")
-                and step_status in ("created", "failed")
+                and step_status in ("created", "waiting", "failed")
                 and (self.status == "failed") == (step_status == "failed")
             )
         legal_statuses = {

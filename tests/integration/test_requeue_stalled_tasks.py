@@ -523,7 +523,7 @@ def test_worker_requeues_stalled_tasks_without_pg_cron(pgflow_conn, start_worker
         (run_id,),
     )
 
-    worker = start_worker("control:flow_a", "--requeue-stalled-interval", "0.5")
+    worker = start_worker("control:flow_a", "--tick-interval", "0.5")
     worker.wait_running()
     run = wait_run(pgflow_conn, run_id)
     assert run["output"] == {"a_step": "a"}

@@ -153,7 +153,7 @@ def test_worker_role_cannot_write_tables_or_start_runs(pgflow_conn, login_role, 
 def test_worker_process_as_pgflow_worker_completes_runs_of_a_client(login_role, start_worker):
     worker_dsn, client_dsn = login_role("pgflow_worker"), login_role("pgflow_client")
 
-    worker = start_worker("basic:chain", "--requeue-stalled-interval", "0.5", dsn=worker_dsn)
+    worker = start_worker("basic:chain", "--tick-interval", "0.5", dsn=worker_dsn)
     worker.wait_running()
     with Client(client_dsn) as client:
         run = client.start_flow("chain", {"n": 1})

@@ -306,9 +306,15 @@ def test_pg_cron_without_the_stalled_task_job_is_a_warning(
 
     assert report.ok
     assert codes(report.warnings) == ["cron_job_missing"]
-    assert "pgflow_requeue_stalled_tasks" in report.warnings[0].message
+    assert "pgflow_tick" in report.warnings[0].message
+    assert report.warnings[0].hint == "select pgflow.setup_tick_cron()"
     assert report.facts["pg_cron_version"]
 
+    cron_conn.execute("select pgflow.setup_tick_cron('* * * * *')")
+    assert check_schema(cron_conn).warnings == []
+
+
+def test_the_older_requeue_only_cron_job_also_counts(cron_conn: psycopg.Connection) -> None:
     cron_conn.execute("select pgflow.setup_requeue_stalled_tasks_cron('* * * * *')")
     assert check_schema(cron_conn).warnings == []
 

@@ -50,6 +50,9 @@ UPSTREAM_FUNCTIONS = frozenset(
 
 #: Run control's audit trail, and its columns and statuses in upstream's tables (#12).
 STRIP_RUN_CONTROL_COLUMNS = """drop table pgflow.run_events cascade;
+-- Wait steps and signals (#13): our tables, and upstream has no waiting step.
+drop table pgflow.wait_states, pgflow.signals, pgflow.step_waits cascade;
+update pgflow.step_states set status = 'created' where status = 'waiting';
 -- Upstream leaves the unfinished work of a failed run as it was.
 update pgflow.step_states
 set status = case when started_at is null then 'created' else 'started' end, cancelled_at = null
@@ -74,6 +77,7 @@ alter table pgflow.step_tasks
 
 STRIP = """
 drop type pgflow.run_control_result cascade;
+drop type pgflow.signal_result cascade;
 drop view pgflow.permanently_stalled_tasks;
 drop table pgflow.installed_versions, pgflow.schedules;
 alter table pgflow.step_tasks drop constraint pgflow_py_requeued_count_nonnegative;

@@ -1,8 +1,9 @@
-"""The worker's periodic ``pgflow.requeue_stalled_tasks()`` call without a database: what
-one call reports, the permanently-stalled alert, a timer that never dies, and its setting
-(``requeue_stalled_interval_seconds``, ``--requeue-stalled-interval`` and the deprecated
-``--sweep-interval``). Against a real database: tests/integration/test_requeue_stalled_tasks.py
-and tests/e2e/test_requeue_stalled_tasks.py.
+"""The worker's periodic ``pgflow.tick()`` call (which requeues stalled tasks) without a
+database: what one call reports, the permanently-stalled alert, a timer that never dies,
+and its setting (``tick_interval_seconds``, ``--tick-interval`` and the deprecated
+``--requeue-stalled-interval`` and ``--sweep-interval``). Against a real database:
+tests/integration/test_requeue_stalled_tasks.py, tests/integration/test_worker_tick.py and
+tests/e2e/test_requeue_stalled_tasks.py.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from click.testing import CliRunner
 from pgflow.cli import worker as cli
 from pgflow.worker import queries
 from pgflow.worker.config import WorkerConfig
-from pgflow.worker.requeue_stalled_tasks import StalledTaskRequeuer
+from pgflow.worker.tick import Ticker, TickResult
 from tests.unit.test_worker_faults import ScriptedPool
 
 FLOW = "tests.integration.flows.basic:chain"
@@ -28,33 +29,46 @@ def test_one_call_returns_and_logs_how_many_tasks_it_requeued(caplog):
     caplog.set_level(logging.INFO, logger="pgflow.worker")
 
     def answer(query, params):
-        if query == queries.REQUEUE_STALLED_TASKS:
-            return (2,)
+        if query == queries.TICK:
+            return (True, 0, 2)
         return (0, None, None)  # nothing permanently stalled
 
     pool = ScriptedPool(answer)
-    requeuer = StalledTaskRequeuer(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
-    assert asyncio.run(requeuer.requeue_once()) == 2
-    assert asyncio.run(requeuer.requeue_once()) == 2
-    assert requeuer.requeued == 4
-    assert [q for q, _ in pool.sent].count(queries.REQUEUE_STALLED_TASKS) == 2
+    ticker = Ticker(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
+    assert asyncio.run(ticker.tick_once()) == TickResult(True, 0, 2)
+    assert asyncio.run(ticker.tick_once()) == TickResult(True, 0, 2)
+    assert ticker.requeued == 4
+    assert [q for q, _ in pool.sent].count(queries.TICK) == 2
     logged = [r for r in caplog.records if r.getMessage() == "stalled tasks requeued"]
     assert [r.fields for r in logged] == [{"requeued": 2}] * 2  # type: ignore[attr-defined]
+
+
+def test_one_call_logs_how_many_waits_it_fired(caplog):
+    caplog.set_level(logging.INFO, logger="pgflow.worker")
+    pool = ScriptedPool(
+        lambda query, params: (True, 3, 0) if query == queries.TICK else (0, None, None)
+    )
+    ticker = Ticker(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
+    assert asyncio.run(ticker.tick_once()) == TickResult(True, 3, 0)
+    assert (ticker.fired, ticker.requeued) == (3, 0)
+    logged = [r for r in caplog.records if r.getMessage() == "waits fired"]
+    assert [(r.levelno, r.fields) for r in logged] == [(logging.INFO, {"fired_waits": 3})]  # type: ignore[attr-defined]
 
 
 def test_a_call_that_requeues_nothing_logs_nothing(caplog):
     caplog.set_level(logging.INFO, logger="pgflow.worker")
     pool = ScriptedPool(
-        lambda query, params: (0,) if query == queries.REQUEUE_STALLED_TASKS else (0, None, None)
+        lambda query, params: (False, 0, 0) if query == queries.TICK else (0, None, None)
     )
-    requeuer = StalledTaskRequeuer(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
-    assert asyncio.run(requeuer.requeue_once()) == 0
+    ticker = Ticker(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
+    assert asyncio.run(ticker.tick_once()) == TickResult(False, 0, 0)  # another tick ran
     assert caplog.records == []
 
 
-def test_the_worker_calls_the_upstream_function():
-    assert "pgflow.requeue_stalled_tasks()" in queries.REQUEUE_STALLED_TASKS
-    assert "pgflow.requeue_stalled_tasks()" in queries.WORKER_FUNCTIONS
+def test_the_worker_calls_tick_which_requeues_stalled_tasks():
+    assert "pgflow.tick()" in queries.TICK
+    assert "pgflow.tick(integer)" in queries.WORKER_FUNCTIONS
+    assert "pgflow.requeue_stalled_tasks()" not in queries.WORKER_FUNCTIONS  # tick calls it
 
 
 def test_alerts_once_per_newly_permanently_stalled_task(caplog):
@@ -62,17 +76,17 @@ def test_alerts_once_per_newly_permanently_stalled_task(caplog):
     sample = [{"flow_slug": "f", "run_id": "r", "step_slug": "s", "task_index": 0}]
 
     def answer(query, params):
-        if query == queries.REQUEUE_STALLED_TASKS:
-            return (0,)
+        if query == queries.TICK:
+            return (True, 0, 0)
         if params["since"] is None:
             return (1, stamp, sample)
         assert params["since"] == stamp
         return (0, None, None)
 
     pool = ScriptedPool(answer)
-    requeuer = StalledTaskRequeuer(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
-    asyncio.run(requeuer.requeue_once())
-    asyncio.run(requeuer.requeue_once())
+    ticker = Ticker(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
+    asyncio.run(ticker.tick_once())
+    asyncio.run(ticker.tick_once())
     alerts = [r for r in caplog.records if r.getMessage().startswith("tasks permanently stalled")]
     assert len(alerts) == 1
     assert alerts[0].levelno == logging.ERROR
@@ -83,39 +97,36 @@ def test_the_timer_survives_database_and_unexpected_errors(caplog):
     calls = {"n": 0}
 
     def answer(query, params):
-        if query != queries.REQUEUE_STALLED_TASKS:
+        if query != queries.TICK:
             return (0, None, None)
         calls["n"] += 1
         if calls["n"] == 1:
             return psycopg.OperationalError("server closed the connection")
         if calls["n"] == 2:
             return RuntimeError("bug")
-        return (1,)
+        return (True, 0, 1)
 
     pool = ScriptedPool(answer)
-    requeuer = StalledTaskRequeuer(pool=pool, interval_seconds=0.01)  # type: ignore[arg-type]
+    ticker = Ticker(pool=pool, interval_seconds=0.01)  # type: ignore[arg-type]
 
     async def main() -> None:
-        task = asyncio.create_task(requeuer.run())
-        while requeuer.requeued < 1:
+        task = asyncio.create_task(ticker.run())
+        while ticker.requeued < 1:
             await asyncio.sleep(0.01)
         task.cancel()
 
     asyncio.run(asyncio.wait_for(main(), 5))
     messages = [(r.levelno, r.getMessage()) for r in caplog.records]
-    assert (logging.WARNING, "requeue stalled tasks failed") in messages
-    assert (logging.ERROR, "requeue stalled tasks failed unexpectedly") in messages
+    assert (logging.WARNING, "tick failed") in messages
+    assert (logging.ERROR, "tick failed unexpectedly") in messages
     assert (logging.WARNING, "stalled tasks requeued") in messages
 
 
-def test_interval_setting_defaults_to_15_s_and_must_not_be_negative():
-    assert WorkerConfig(dsn="x").requeue_stalled_interval_seconds == 15.0
-    assert (
-        WorkerConfig(dsn="x", requeue_stalled_interval_seconds=0).requeue_stalled_interval_seconds
-        == 0
-    )
-    with pytest.raises(ValueError, match="requeue_stalled_interval_seconds must not be negative"):
-        WorkerConfig(dsn="x", requeue_stalled_interval_seconds=-1)
+def test_interval_setting_defaults_to_5_s_and_must_not_be_negative():
+    assert WorkerConfig(dsn="x").tick_interval_seconds == 5.0
+    assert WorkerConfig(dsn="x", tick_interval_seconds=0).tick_interval_seconds == 0
+    with pytest.raises(ValueError, match="tick_interval_seconds must not be negative"):
+        WorkerConfig(dsn="x", tick_interval_seconds=-1)
 
 
 @pytest.fixture
@@ -138,35 +149,54 @@ def fake_worker(monkeypatch) -> list[WorkerConfig]:
 @pytest.mark.parametrize(
     ("args", "seconds"),
     [
-        ((), 15.0),
-        (("--requeue-stalled-interval", "0.5"), 0.5),
-        (("--requeue-stalled-interval", "0"), 0),
+        ((), 5.0),
+        (("--tick-interval", "0.5"), 0.5),
+        (("--tick-interval", "0"), 0),
     ],
 )
 def test_cli_option_sets_the_interval(fake_worker, args, seconds):
     result = CliRunner().invoke(cli.main, ["--dsn", "dbname=x", *args, FLOW])
     assert result.exit_code == 0, result.output
     (config,) = fake_worker
-    assert config.requeue_stalled_interval_seconds == seconds
+    assert config.tick_interval_seconds == seconds
     assert "deprecated" not in result.output
+
+
+def test_cli_requeue_stalled_interval_is_a_documented_deprecated_alias(fake_worker):
+    result = CliRunner().invoke(
+        cli.main, ["--dsn", "dbname=x", "--requeue-stalled-interval", "0.5", FLOW]
+    )
+    assert result.exit_code == 0, result.output
+    (config,) = fake_worker
+    assert config.tick_interval_seconds == 0.5
+    assert "--requeue-stalled-interval is deprecated; use --tick-interval" in result.output
+    help_text = " ".join(CliRunner().invoke(cli.main, ["--help"]).output.split())
+    assert "--tick-interval" in help_text
+    assert "--requeue-stalled-interval FLOAT RANGE Deprecated alias of --tick-interval." in (
+        help_text
+    )
 
 
 def test_cli_sweep_interval_is_a_hidden_deprecated_alias(fake_worker):
     result = CliRunner().invoke(cli.main, ["--dsn", "dbname=x", "--sweep-interval", "2", FLOW])
     assert result.exit_code == 0, result.output
     (config,) = fake_worker
-    assert config.requeue_stalled_interval_seconds == 2
-    assert "--sweep-interval is deprecated; use --requeue-stalled-interval" in result.output
+    assert config.tick_interval_seconds == 2
+    assert "--sweep-interval is deprecated; use --tick-interval" in result.output
     help_text = CliRunner().invoke(cli.main, ["--help"]).output
-    assert "--requeue-stalled-interval" in help_text
     assert "--sweep-interval" not in help_text
 
 
-def test_cli_refuses_both_the_option_and_its_alias(fake_worker):
-    result = CliRunner().invoke(
-        cli.main,
-        ["--dsn", "dbname=x", "--sweep-interval", "2", "--requeue-stalled-interval", "3", FLOW],
-    )
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--sweep-interval", "2", "--requeue-stalled-interval", "3"),
+        ("--tick-interval", "2", "--requeue-stalled-interval", "3"),
+        ("--tick-interval", "5", "--sweep-interval", "3"),  # 5 is the default, but given
+    ],
+)
+def test_cli_refuses_the_option_with_an_alias_or_both_aliases(fake_worker, args):
+    result = CliRunner().invoke(cli.main, ["--dsn", "dbname=x", *args, FLOW])
     assert result.exit_code == 2
     assert "give one" in result.output
     assert fake_worker == []

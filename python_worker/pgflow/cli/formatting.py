@@ -1,7 +1,7 @@
 """How the run commands show things on a terminal.
 
 Durations, moments, one-line notes, and the sections of ``pgflow status`` and ``pgflow
-events`` about failures and retries.
+events`` about failures, retries and waits.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from pgflow.cli.util import table
-from pgflow.client import RetryingTask, RunEvent, RunState
+from pgflow.client import RetryingTask, RunEvent, RunState, RunWait
 
 
 def duration(seconds: float | None) -> str:
@@ -25,6 +25,21 @@ def duration(seconds: float | None) -> str:
         return f"{minutes} min {rest} s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes} min"
+
+
+def compact_duration(seconds: float | None) -> str:
+    """A duration in its largest whole unit: ``45s``, ``12m``, ``3h``, ``2d``; ``-`` for None.
+
+    Cut down, not rounded (``3h`` from 3 h 59 min), so a wait never looks further along
+    than it is; negative durations count as ``0s``.
+    """
+    if seconds is None:
+        return "-"
+    whole = max(0, int(seconds))
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if whole >= size:
+            return f"{whole // size}{unit}"
+    return f"{whole}s"
 
 
 def seconds_between(start: datetime | None, end: datetime | None) -> float | None:
@@ -74,6 +89,32 @@ def why_lines(state: RunState, events: Sequence[RunEvent]) -> list[tuple[str, st
         why = f": {one_line(latest.reason, 200)}" if latest.reason else ""
         return [(state.status, f"by {latest.actor} at {when(latest.created_at)}{why}")]
     return []
+
+
+def wait_note(wait: RunWait) -> str:
+    """What a waiting step waits for, from its ``get_run_waits`` row (database clock).
+
+    ``waiting for signal approved since 3h, times out in 21h`` (no ``times out`` part
+    without a timeout), ``sleeping until 2026-01-02 03:04:05, due in 2h``; once the
+    deadline has passed and no tick fired it yet, ``timeout due`` / ``due now``, with how
+    long ago.
+    """
+    left = wait.seconds_left
+    if wait.kind == "timer":
+        if left is None:
+            return f"sleeping since {compact_duration(wait.waited_seconds)}"
+        due = f"due in {compact_duration(left)}" if left > 0 else _overdue("due now", left)
+        return f"sleeping until {when(wait.deadline)}, {due}"
+    note = f"waiting for signal {wait.signal_name} since {compact_duration(wait.waited_seconds)}"
+    if left is None:
+        return note
+    if left > 0:
+        return f"{note}, times out in {compact_duration(left)}"
+    return f"{note}, {_overdue('timeout due', left)}"
+
+
+def _overdue(what: str, seconds_left: float) -> str:
+    return f"{what} (since {compact_duration(-seconds_left)}; fires at the next tick)"
 
 
 def next_attempt(task: RetryingTask, run_status: str, now: datetime | None = None) -> str:

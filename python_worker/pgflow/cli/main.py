@@ -2,7 +2,8 @@
 
 ``pgflow install`` installs the schema; ``pgflow start``, ``status`` and ``runs`` start and
 follow runs (here); ``pgflow cancel|pause|resume|retry|rerun|skip|complete-step|events``
-operate runs (:mod:`pgflow.cli.control`); ``pgflow dev up|down|status|dsn|psql|destroy``
+operate runs (:mod:`pgflow.cli.control`); ``pgflow signal`` sends a signal to a run
+(:mod:`pgflow.cli.signal`); ``pgflow dev up|down|status|dsn|psql|destroy``
 manage the embedded dev cluster (:mod:`pgflow.cli.dev`); ``check-schema``, ``migrate`` and
 ``schedules`` administer the schema (:mod:`pgflow.cli.admin`). Every command that needs a
 database takes ``--dsn``, else uses ``PGFLOW_DATABASE_URL``, ``DATABASE_URL``, then the dev
@@ -22,7 +23,7 @@ import click
 import psycopg
 
 from pgflow._version import __version__
-from pgflow.cli import admin, control, dev, formatting
+from pgflow.cli import admin, control, dev, formatting, signal
 from pgflow.cli.util import click_dsn, command_dsn, dsn_option, parse_json_option, table
 from pgflow.client import RUN_STATUSES, Client, Run
 from pgflow.errors import PgflowError
@@ -131,8 +132,9 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
     """Show a run and the state of each of its steps.
 
     Also says why a failed run failed (the failed step and its error), who cancelled or
-    paused a run and why, and, for each task waiting to be retried, its last error and
-    when its next attempt is due. Reads only.
+    paused a run and why, for each task waiting to be retried, its last error and when its
+    next attempt is due, and for each waiting step what it waits for, since when and until
+    when (signal timeout, timer). Reads only.
     """
     with _client(dsn) as client:
         try:
@@ -142,11 +144,14 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
             retrying = client.retrying_tasks(state.run_id) if live else []
             noted = state.status in ("cancelled", "paused")
             events = client.events(state.run_id) if noted and not as_json else []
+            waiting = any(step.status == "waiting" for step in state.steps)
+            waits = client.get_run_waits(state.run_id) if waiting else []
         except (PgflowError, psycopg.Error) as exc:
             raise click.ClickException(str(exc)) from exc
     if as_json:
         data = dataclasses.asdict(state)
         data["retrying_tasks"] = [dataclasses.asdict(task) for task in retrying]
+        data["waits"] = [dataclasses.asdict(wait) for wait in waits]
         click.echo(json.dumps(data, indent=2, default=str))
         return
     click.echo(f"run      {state.run_id}")
@@ -155,6 +160,7 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
     for label, text in formatting.why_lines(state, events):
         click.echo(f"{label:<8} {text}")
     click.echo("")
+    wait_notes = {w.step_slug: formatting.wait_note(w) for w in waits if w.waiting}
     rows = []
     for step in state.steps:
         by_status = counts.get(step.step_slug, {})
@@ -162,7 +168,9 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
             "-" if step.initial_tasks is None else f"{step.completed_tasks}/{step.initial_tasks}"
         )
         running = by_status.get("started", 0)
-        note = step.error_message or step.skip_reason or ""
+        note = _one_line(step.error_message or step.skip_reason or "")
+        if step.status == "waiting" and step.step_slug in wait_notes:
+            note = _one_line(wait_notes[step.step_slug], 200)
         rows.append(
             [
                 step.step_slug,
@@ -170,7 +178,7 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
                 tasks,
                 str(running) if running else "",
                 _duration(_seconds_between(step.started_at, step.completed_at or step.failed_at)),
-                _one_line(note),
+                note,
             ]
         )
     click.echo(table(["STEP", "STATUS", "TASKS DONE", "RUNNING", "TOOK", "NOTE"], rows))
@@ -244,6 +252,7 @@ main.add_command(admin.check_schema_command)
 main.add_command(admin.migrate_command)
 main.add_command(admin.schedules_command)
 main.add_command(admin.schedule_group)
+main.add_command(signal.signal_command)
 for _command in control.COMMANDS:
     main.add_command(_command)
 

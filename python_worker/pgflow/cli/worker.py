@@ -128,19 +128,26 @@ def load_flow(reference: str) -> Flow:
     help="Seconds between heartbeats (and between checks for cancelled tasks while handlers run).",
 )
 @click.option(
+    "--tick-interval",
+    type=click.FloatRange(min=0),
+    default=5.0,
+    show_default=True,
+    help="Seconds between pgflow.tick() calls, which fire the waits past their deadline "
+    "(signal timeouts, timers) and requeue the tasks of dead workers; one tick runs at a "
+    "time across all workers (0: never, leave it to pg_cron or another worker).",
+)
+@click.option(
     "--requeue-stalled-interval",
     type=click.FloatRange(min=0),
-    default=15.0,
-    show_default=True,
-    help="Seconds between pgflow.requeue_stalled_tasks() calls, which requeue the tasks of "
-    "dead workers (0: never).",
+    default=None,
+    help="Deprecated alias of --tick-interval.",
 )
 @click.option(
     "--sweep-interval",
     type=click.FloatRange(min=0),
     default=None,
     hidden=True,
-    help="Deprecated alias of --requeue-stalled-interval.",
+    help="Deprecated alias of --tick-interval.",
 )
 @click.option(
     "--listen/--no-listen",
@@ -189,7 +196,8 @@ def main(
     poll_interval: float,
     shutdown_grace: float,
     heartbeat_interval: float,
-    requeue_stalled_interval: float,
+    tick_interval: float,
+    requeue_stalled_interval: float | None,
     sweep_interval: float | None,
     listen: bool,
     prepared_statements: bool,
@@ -200,7 +208,13 @@ def main(
     app_dir: str,
 ) -> None:
     """Run a pgflow worker for the given flows (MODULE:FLOW, e.g. myapp.flows:analyze)."""
-    requeue_stalled_interval = _requeue_stalled_interval(requeue_stalled_interval, sweep_interval)
+    tick_interval = _tick_interval(
+        tick_interval,
+        {
+            "--requeue-stalled-interval": requeue_stalled_interval,
+            "--sweep-interval": sweep_interval,
+        },
+    )
     sys.path.insert(0, os.path.abspath(app_dir))
     loaded = [load_flow(reference) for reference in flows]
     try:
@@ -214,7 +228,7 @@ def main(
             poll_interval_seconds=poll_interval,
             shutdown_grace_seconds=shutdown_grace,
             heartbeat_interval_seconds=heartbeat_interval,
-            requeue_stalled_interval_seconds=requeue_stalled_interval,
+            tick_interval_seconds=tick_interval,
             listen=listen,
             prepared_statements=prepared_statements,
             allow_data_loss=allow_data_loss,
@@ -226,34 +240,38 @@ def main(
     sys.exit(worker.run())
 
 
-def _requeue_stalled_interval(
-    requeue_stalled_interval: float, sweep_interval: float | None
-) -> float:
-    """Resolve ``--requeue-stalled-interval`` and its deprecated alias ``--sweep-interval``.
+def _tick_interval(tick_interval: float, aliases: dict[str, float | None]) -> float:
+    """Resolve ``--tick-interval`` and its deprecated aliases.
+
+    ``--requeue-stalled-interval`` (the name before wait steps, when the timer only
+    requeued stalled tasks) and ``--sweep-interval`` (hidden, older still) set the same
+    interval.
 
     Args:
-        requeue_stalled_interval: the value of ``--requeue-stalled-interval`` (seconds).
-        sweep_interval: the value of ``--sweep-interval`` (seconds), None when not given.
+        tick_interval: the value of ``--tick-interval`` (seconds).
+        aliases: each alias's name and value (seconds), None when not given.
 
     Returns:
-        The seconds between two ``pgflow.requeue_stalled_tasks()`` calls: the alias's
-        value when it was given (with a deprecation notice on stderr), else the option's.
+        The seconds between two ``pgflow.tick()`` calls: the alias's value when one was
+        given (with a deprecation notice on stderr), else the option's.
 
     Raises:
-        click.UsageError: both options were given.
+        click.UsageError: more than one of the option and its aliases was given.
     """
-    if sweep_interval is None:
-        return requeue_stalled_interval
-    source = click.get_current_context().get_parameter_source("requeue_stalled_interval")
+    given = {name: value for name, value in aliases.items() if value is not None}
+    if not given:
+        return tick_interval
+    source = click.get_current_context().get_parameter_source("tick_interval")
     if source is not click.core.ParameterSource.DEFAULT:
+        given = {"--tick-interval": tick_interval, **given}
+    if len(given) > 1:
         raise click.UsageError(
-            "--sweep-interval is the deprecated name of --requeue-stalled-interval: give one"
+            f"{' and '.join(given)} set the same interval (the old names are deprecated "
+            "aliases of --tick-interval): give one"
         )
-    click.echo(
-        "pgflow-worker: --sweep-interval is deprecated; use --requeue-stalled-interval",
-        err=True,
-    )
-    return sweep_interval
+    ((name, value),) = given.items()
+    click.echo(f"pgflow-worker: {name} is deprecated; use --tick-interval", err=True)
+    return value
 
 
 if __name__ == "__main__":

@@ -6,10 +6,13 @@ Modules, one job each:
 - ``plans``: each verb once (statements, argument checks, error translation, parsing),
   run by both clients;
 - ``control_plans``: the plans of the run-control verbs and of the audit trail;
+- ``signal_plans``: the plans of ``send_signal`` and ``get_run_waits``;
 - ``records``: what the verbs return (:class:`Run`, :class:`RunState`, :class:`StepState`,
-  :class:`RunControlResult`, :class:`RunEvent`, :class:`RetryingTask`);
+  :class:`RunControlResult`, :class:`RunEvent`, :class:`RetryingTask`, :class:`SignalResult`,
+  :class:`RunWait`);
 - ``sync_client`` and ``async_client``: the two clients, thin layers over the plans;
-- ``sync_control`` and ``async_control``: their run-control verbs (mixins).
+- ``sync_control`` and ``async_control``: their run-control verbs (mixins);
+- ``sync_signals`` and ``async_signals``: their signal verbs (mixins).
 """
 
 from pgflow.client.async_client import AsyncClient
@@ -22,6 +25,8 @@ from pgflow.client.records import (
     RunControlResult,
     RunEvent,
     RunState,
+    RunWait,
+    SignalResult,
     StepState,
 )
 from pgflow.client.sync_client import Client
@@ -37,6 +42,8 @@ __all__ = [
     "RunControlResult",
     "RunEvent",
     "RunState",
+    "RunWait",
+    "SignalResult",
     "StepState",
     "canonical_run_id",
     "encode_run_input",

@@ -17,7 +17,8 @@ so one client serves every request of an app::
 
 or ``async with AsyncClient(dsn) as client: ...``. An app that has a pool already passes it
 (``pool=``); one connection may be passed too (``connection=``). The run-control verbs
-come from :class:`~pgflow.client.async_control.AsyncRunControl`.
+come from :class:`~pgflow.client.async_control.AsyncRunControl`, ``send_signal`` and
+``get_run_waits`` from :class:`~pgflow.client.async_signals.AsyncSignals`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from pgflow.client import plans
 from pgflow.client.async_control import AsyncRunControl
+from pgflow.client.async_signals import AsyncSignals
 from pgflow.client.plans import HasSlug, Plan
 from pgflow.client.records import Run, RunState
 from pgflow.dsn import resolve_dsn
@@ -43,7 +45,7 @@ T = TypeVar("T")
 Connection = psycopg.AsyncConnection[Any]
 
 
-class AsyncClient(AsyncRunControl):
+class AsyncClient(AsyncRunControl, AsyncSignals):
     """Start pgflow runs and read their state from async code.
 
     Args:

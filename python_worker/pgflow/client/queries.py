@@ -3,11 +3,11 @@
 The same statements serve :class:`~pgflow.client.Client` and
 :class:`~pgflow.client.AsyncClient` (through the plans of :mod:`pgflow.client.plans`), in
 the style of the worker's registry (:mod:`pgflow.worker.queries`). The client changes
-engine state only through ``pgflow.start_flow_with_states`` (which the ``pgflow_client``
-role may call) and the run-control verbs (``pgflow.cancel_run`` ... ``pgflow.complete_step``,
-which the ``pgflow_operator`` role may call); everything else only reads, and works under
-either role. Placeholders are psycopg ``%(name)s`` parameters; each statement returns the
-columns its comment names.
+engine state only through ``pgflow.start_flow_with_states`` and ``pgflow.send_signal``
+(which the ``pgflow_client`` role may call) and the run-control verbs (``pgflow.cancel_run``
+... ``pgflow.complete_step``, which the ``pgflow_operator`` role may call); everything else
+only reads, and works under either role. Placeholders are psycopg ``%(name)s`` parameters;
+each statement returns the columns its comment names.
 """
 
 from __future__ import annotations
@@ -142,4 +142,25 @@ RETRYING_TASKS: Final[LiteralString] = (
     " where t.run_id = %(run_id)s::uuid and t.status = 'queued' and t.attempts_count > 0"
     " and t.error_message is not null"
     " order by s.step_index, t.task_index"
+)
+
+# ---------------------------------------------------------------- signals and waits
+
+#: ``pgflow.send_signal``: store signal ``signal_name`` for a run (a waiting step takes it
+#: at once): one row (signal_id, run_id, signal_name, payload, idempotency_key, status,
+#: received_at, taken_at, taken_by_step, actor, reason, duplicate), pgflow.signal_result.
+#: ``payload`` is JSON text or NULL (stored as JSON null).
+SEND_SIGNAL: Final[LiteralString] = (
+    "select signal_id, run_id, signal_name, payload, idempotency_key, status, received_at,"
+    " taken_at, taken_by_step, actor, reason, duplicate from pgflow.send_signal("
+    "%(run_id)s::uuid, %(signal_name)s::text, %(payload)s::jsonb, %(idempotency_key)s::text,"
+    " %(actor)s::text, %(reason)s::text)"
+)
+
+#: ``pgflow.get_run_waits``: the waits of a run, one row per step that waits or waited,
+#: in step order: (step_slug, kind, signal_name, waiting_since, deadline, resolved_at,
+#: outcome, waited_seconds, seconds_left), the durations on the database clock.
+GET_RUN_WAITS: Final[LiteralString] = (
+    "select step_slug, kind, signal_name, waiting_since, deadline, resolved_at, outcome,"
+    " waited_seconds, seconds_left from pgflow.get_run_waits(%(run_id)s::uuid)"
 )

@@ -16,7 +16,8 @@ not for high-rate polling (use one client per thread). Async code uses
 :class:`~pgflow.client.AsyncClient`, which sends the same statements. The run-control
 verbs (``cancel_run``, ``pause_run``, ``resume_run``, ``retry_run``, ``rerun``,
 ``skip_step``, ``complete_step``) and ``events`` come from
-:class:`~pgflow.client.sync_control.RunControl`.
+:class:`~pgflow.client.sync_control.RunControl`; ``send_signal`` and ``get_run_waits``
+from :class:`~pgflow.client.sync_signals.Signals`.
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ from pgflow.client import plans
 from pgflow.client.plans import HasSlug, Plan
 from pgflow.client.records import Run, RunState
 from pgflow.client.sync_control import RunControl
+from pgflow.client.sync_signals import Signals
 from pgflow.dsn import resolve_dsn
 
 T = TypeVar("T")
 
 
-class Client(RunControl):
+class Client(RunControl, Signals):
     """Start pgflow runs and read their state through one database connection.
 
     Args:

@@ -22,6 +22,19 @@ step and returns the function unchanged, so it stays callable and testable::
     @Job("send_email", timeout=10)                # a flow of one step called "send_email"
     def send_email(input, ctx): ...               # send_email is now a Job (a Flow)
 
+Waiting for the outside world (no worker is held while a step waits)::
+
+    flow = Flow("expense")
+
+    @flow.step()
+    def submit(input, ctx): ...
+
+    flow.wait("approved", depends_on=["submit"], timeout=86400)   # output: the payload
+    flow.sleep("cool_off", seconds=3600, depends_on=["approved"])  # a timer
+
+    @flow.step(depends_on=["cool_off"], wait_for="paid", signal_match={"currency": "EUR"})
+    def book(input, ctx): ...                     # runs once a matching "paid" came: ctx.signal
+
 Decorators:
 
 - ``flow.step(depends_on=[...])`` a single step (one task per run). Without dependencies
@@ -31,6 +44,18 @@ Decorators:
 - ``flow.map(array="slug")`` one task per element of that step's output array; without
   ``array`` the map runs over the run input, which must be an array.
 - ``Job(slug)`` decorates the one handler of a single-step flow.
+
+A single step (``step`` / ``array``) may wait for a signal first: ``wait_for="name"`` with
+``wait_timeout`` (seconds), ``on_timeout`` (``"fail"``, ``"skip"``, ``"skip-cascade"``,
+``"continue"``) and ``signal_match`` (a JSON object the payload must contain). Steps
+without handler, which the database completes and no worker runs:
+
+- ``flow.wait(slug, signal=None, depends_on=[...], timeout=, on_timeout=, match=)``
+  waits for the signal (named like the step unless given); its output is the payload.
+- ``flow.sleep(slug, seconds=N)`` / ``flow.sleep(slug, until="input.key")`` a timer that
+  completes N seconds after the step is ready, or at the timestamp read at that path (the
+  run input, or ``"<dependency>.key"``). Both return the :class:`Step`; their waits are
+  :class:`Wait` records (``Step.wait``).
 
 Every decorator takes ``slug`` (default: the function's name) and the step options
 ``max_attempts``, ``base_delay`` (seconds), ``timeout`` (seconds), ``start_delay``
@@ -47,6 +72,15 @@ expects, and ``flow.to_sql()`` an equivalent ``create_flow`` / ``add_step`` scri
 from pgflow.dsl.flow import DEFAULT_TIMEOUT_SECONDS, Flow
 from pgflow.dsl.job import Job
 from pgflow.dsl.step import Handler, Step
+from pgflow.dsl.wait import Wait
 from pgflow.errors import FlowDefinitionError
 
-__all__ = ["DEFAULT_TIMEOUT_SECONDS", "Flow", "FlowDefinitionError", "Handler", "Job", "Step"]
+__all__ = [
+    "DEFAULT_TIMEOUT_SECONDS",
+    "Flow",
+    "FlowDefinitionError",
+    "Handler",
+    "Job",
+    "Step",
+    "Wait",
+]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypedDict
 
 from pgflow.dsl._rules import (
@@ -14,9 +14,23 @@ from pgflow.dsl._rules import (
     check_when_mode,
 )
 from pgflow.dsl.step import Handler, Step, StepType, inspect_handler
+from pgflow.dsl.wait import Wait, signal_wait
 
-OPTION_NAMES = (*STEP_OPTION_MINIMUMS, "if_", "if_not", "when_unmet", "when_exhausted")
+WAIT_OPTION_NAMES = ("wait_for", "wait_timeout", "on_timeout", "signal_match")
+"""Keyword options of a step decorator that make the step wait for a signal."""
+
+OPTION_NAMES = (
+    *STEP_OPTION_MINIMUMS,
+    "if_",
+    "if_not",
+    "when_unmet",
+    "when_exhausted",
+    *WAIT_OPTION_NAMES,
+)
 """Keyword options shared by every step decorator."""
+
+MakeWait = Callable[[tuple[str, ...]], Wait]
+"""Builds the wait of a step from its checked dependencies (raises RuleViolation)."""
 
 
 class _CommonOptions(TypedDict, total=False):
@@ -31,6 +45,10 @@ class _CommonOptions(TypedDict, total=False):
     if_not: dict[str, Any] | None
     when_unmet: str | None
     when_exhausted: str | None
+    wait_for: str | None
+    wait_timeout: int | None
+    on_timeout: str | None
+    signal_match: dict[str, Any] | None
 
 
 class StepOptions(_CommonOptions, total=False):
@@ -53,32 +71,37 @@ def step_name(handler: object, slug: object) -> str:
 
 def build_step(
     defined: Mapping[str, Step],
-    handler: Handler,
+    handler: Handler | None,
     *,
     step_type: StepType,
     is_array: bool,
     slug: str | None,
     depends_on: object,
     options: Mapping[str, Any],
+    make_wait: MakeWait | None = None,
 ) -> Step:
     """Validate one step definition and return its Step.
 
     Args:
         defined: Steps already in the flow, by slug, in definition order.
-        handler: The decorated object.
+        handler: The decorated object; None for a step without handler (``Flow.wait``,
+            ``Flow.sleep``), which must then have a ``slug`` and a ``make_wait``.
         step_type: ``"single"`` or ``"map"``.
         is_array: Defined with ``Flow.array``.
         slug: The given slug, or None to use the handler's ``__name__``.
         depends_on: ``depends_on=`` of step/array, or ``array=`` of map, as given.
         options: Every name of :data:`OPTION_NAMES` with its given value.
+        make_wait: The wait of a step without handler, built from its dependencies; None
+            reads the wait options (``wait_for`` ...) of ``options`` instead.
 
     Returns:
         The step, with a private copy of its patterns.
 
     Raises:
-        RuleViolation: The definition breaks a rule (see ``pgflow.dsl._rules``).
+        RuleViolation: The definition breaks a rule (see ``pgflow.dsl._rules`` and
+            ``pgflow.dsl.wait``).
     """
-    if not callable(handler):
+    if handler is not None and not callable(handler):
         raise RuleViolation("handler_callable", f"the handler must be callable, got {handler!r}")
     step_slug = _step_slug(handler, slug)
     if step_slug in defined:
@@ -99,7 +122,11 @@ def build_step(
             "when_unmet_without_condition",
             "when_unmet only applies to a step with a condition (if_ or if_not)",
         )
-    accepts_context, is_async = inspect_handler(handler)
+    if make_wait is not None:
+        wait: Wait | None = make_wait(dependencies)
+    else:
+        wait = _decorator_wait(step_type, options)
+    accepts_context, is_async = (False, False) if handler is None else inspect_handler(handler)
     return Step(
         slug=step_slug,
         handler=handler,
@@ -112,12 +139,39 @@ def build_step(
         is_array=is_array,
         accepts_context=accepts_context,
         is_async=is_async,
+        wait=wait,
         **ints,
     )
 
 
-def _step_slug(handler: Handler, slug: str | None) -> str:
-    if slug is not None:
+def _decorator_wait(step_type: StepType, options: Mapping[str, Any]) -> Wait | None:
+    """The wait set by ``wait_for=`` (and its companions) of a decorator, or None."""
+    given = [name for name in WAIT_OPTION_NAMES if options.get(name) is not None]
+    if not given:
+        return None
+    if step_type == "map":
+        raise RuleViolation(
+            "wait_on_map",
+            f"a map step cannot wait (got {', '.join(given)}); only single steps wait: make "
+            "the array step the map consumes depend on a flow.wait step (or wait itself)",
+        )
+    if options.get("wait_for") is None:
+        raise RuleViolation(
+            "wait_option_without_wait_for",
+            f"{', '.join(given)} only applies to a step that waits for a signal: add wait_for=",
+        )
+    return signal_wait(
+        options["wait_for"],
+        match=options.get("signal_match"),
+        timeout=options.get("wait_timeout"),
+        on_timeout=options.get("on_timeout"),
+        runs_handler=True,
+        names=("wait_for", "signal_match", "wait_timeout"),
+    )
+
+
+def _step_slug(handler: Handler | None, slug: str | None) -> str:
+    if slug is not None or handler is None:
         return check_slug(slug, what="step")
     name = getattr(handler, "__name__", None)
     if not isinstance(name, str):

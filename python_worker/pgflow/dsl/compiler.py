@@ -2,8 +2,9 @@
 
 The shape is what a worker passes to ``pgflow.ensure_flow_compiled(slug, shape)``: the
 database creates the flow from it, or compares it with the stored definition. The SQL
-script (``create_flow`` then one ``add_step`` per step) builds the same definition, for
-migrations or for databases that workers do not compile into.
+script (``create_flow`` then one ``add_step`` per step, each followed by ``add_wait`` or
+``add_timer`` when the step waits) builds the same definition, for migrations or for
+databases that workers do not compile into.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pgflow.dsl.flow import Flow
     from pgflow.dsl.step import Step
+    from pgflow.dsl.wait import Wait
 
 # (DSL/SQL name, shape key) of the integer options, in add_step's parameter order.
 _FLOW_OPTIONS = (
@@ -38,7 +40,12 @@ def flow_shape(flow: Flow) -> dict[str, Any]:
         ``{"defined": False}`` or ``{"defined": True, "value": <object>}``. An
         ``"options"`` object only holds the options that were set (camelCase keys:
         maxAttempts, baseDelay, timeout, and startDelay for steps), and is left out when
-        none were. Steps are in definition order. The result is a fresh copy.
+        none were. A step that waits also has ``"wait"``: ``{"kind": "signal", "signal":
+        <name>, "match": <object or null>, "timeout": <seconds or null>, "onTimeout":
+        <mode>, "handler": <bool>}`` or ``{"kind": "timer", "seconds": <int or null>,
+        "until": <path or null>}``; other steps have no ``"wait"`` key (so shapes of flows
+        without waits are upstream's). Steps are in definition order. The result is a
+        fresh copy.
     """
     shape: dict[str, Any] = {"steps": [_step_shape(step) for step in flow.steps]}
     options = _set_options(flow, _FLOW_OPTIONS)
@@ -60,7 +67,31 @@ def _step_shape(step: Step) -> dict[str, Any]:
     options = _set_options(step, _STEP_OPTIONS)
     if options:
         shape["options"] = options
+    if step.wait is not None:
+        shape["wait"] = wait_shape(step.wait)
     return shape
+
+
+def wait_shape(wait: Wait) -> dict[str, Any]:
+    """Return the ``"wait"`` entry of a step shape (as ``pgflow._get_flow_shape`` builds it).
+
+    Args:
+        wait: The step's wait.
+
+    Returns:
+        For a signal: ``{"kind", "signal", "match", "timeout", "onTimeout", "handler"}``;
+        for a timer: ``{"kind", "seconds", "until"}``; every key present, unset values None.
+    """
+    if wait.is_signal:
+        return {
+            "kind": "signal",
+            "signal": wait.signal_name,
+            "match": copy.deepcopy(wait.signal_match),
+            "timeout": wait.timeout,
+            "onTimeout": wait.on_timeout,
+            "handler": wait.runs_handler,
+        }
+    return {"kind": "timer", "seconds": wait.seconds, "until": wait.until}
 
 
 def _pattern_shape(pattern: dict[str, Any] | None) -> dict[str, Any]:
@@ -86,7 +117,9 @@ def flow_to_sql(flow: Flow) -> str:
 
     Returns:
         One ``SELECT pgflow.create_flow(...);`` line, then one ``SELECT
-        pgflow.add_step(...);`` line per step in definition order, newline-terminated.
+        pgflow.add_step(...);`` line per step in definition order, each followed by a
+        ``SELECT pgflow.add_wait(...);`` or ``SELECT pgflow.add_timer(...);`` line when
+        the step waits; newline-terminated.
     """
     flow_args = [sql_literal(flow.slug)]
     flow_args += _named_int_args(flow, _FLOW_OPTIONS)
@@ -103,8 +136,7 @@ def flow_to_sql(flow: Flow) -> str:
             ("forbidden_input_pattern", step.if_not),
         ):
             if pattern is not None:
-                text = json.dumps(pattern, ensure_ascii=False, sort_keys=True, allow_nan=False)
-                args.append(f"{name} => {sql_literal(text)}::jsonb")
+                args.append(f"{name} => {_jsonb_literal(pattern)}")
         for name, mode in (
             ("when_unmet", step.when_unmet),
             ("when_exhausted", step.when_exhausted),
@@ -112,7 +144,33 @@ def flow_to_sql(flow: Flow) -> str:
             if mode is not None:
                 args.append(f"{name} => {sql_literal(mode)}")
         lines.append(f"SELECT pgflow.add_step({', '.join(args)});")
+        if step.wait is not None:
+            lines.append(_wait_sql(flow.slug, step.slug, step.wait))
     return "\n".join(lines) + "\n"
+
+
+def _wait_sql(flow_slug: str, step_slug: str, wait: Wait) -> str:
+    """The ``add_wait`` / ``add_timer`` call storing ``wait`` (set values only)."""
+    args = [sql_literal(flow_slug), sql_literal(step_slug)]
+    if not wait.is_signal:
+        if wait.seconds is not None:
+            args.append(f"seconds => {int(wait.seconds)}")
+        if wait.until is not None:
+            args.append(f"until_path => {sql_literal(wait.until)}")
+        return f"SELECT pgflow.add_timer({', '.join(args)});"
+    args.append(sql_literal(wait.signal_name or ""))
+    if wait.signal_match is not None:
+        args.append(f"signal_match => {_jsonb_literal(wait.signal_match)}")
+    if wait.timeout is not None:
+        args.append(f"timeout => {int(wait.timeout)}")
+    args.append(f"on_timeout => {sql_literal(wait.on_timeout)}")
+    args.append(f"runs_handler => {'true' if wait.runs_handler else 'false'}")
+    return f"SELECT pgflow.add_wait({', '.join(args)});"
+
+
+def _jsonb_literal(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)
+    return f"{sql_literal(text)}::jsonb"
 
 
 def _named_int_args(owner: object, names: tuple[tuple[str, str], ...]) -> list[str]:

@@ -6,7 +6,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, Unpack, overload
 
 from pgflow.dsl import compiler
-from pgflow.dsl._build import OPTION_NAMES, MapOptions, StepOptions, build_step, step_name
+from pgflow.dsl._build import (
+    OPTION_NAMES,
+    MakeWait,
+    MapOptions,
+    StepOptions,
+    build_step,
+    step_name,
+)
 from pgflow.dsl._rules import (
     FLOW_OPTION_MINIMUMS,
     FLOW_SLUG_MAX_LENGTH,
@@ -16,6 +23,7 @@ from pgflow.dsl._rules import (
     check_option,
     check_slug,
 )
+from pgflow.dsl._wait_steps import WaitSteps
 from pgflow.dsl.step import Handler, Step, StepType
 from pgflow.errors import FlowDefinitionError
 
@@ -25,11 +33,12 @@ DEFAULT_TIMEOUT_SECONDS = 60
 H = TypeVar("H", bound=Handler)
 
 
-class Flow:
+class Flow(WaitSteps):
     """A workflow: a DAG of steps registered by decorators.
 
-    Steps are registered with :meth:`step`, :meth:`array` and :meth:`map`, in topological
-    order: a step may only depend on steps defined before it.
+    Steps are registered with :meth:`step`, :meth:`array` and :meth:`map` (handlers), and
+    :meth:`wait` and :meth:`sleep` (steps without handler), in topological order: a step
+    may only depend on steps defined before it.
 
     Options left as None are not sent to the database, which applies its defaults
     (3 attempts, a 5-second base delay, a 60-second timeout).
@@ -142,7 +151,7 @@ class Flow:
         return compiler.flow_shape(self)
 
     def to_sql(self) -> str:
-        """Return a SQL script (``create_flow`` then ``add_step`` calls) defining this flow."""
+        """Return a SQL script (``create_flow``, ``add_step``, ``add_wait`` / ``add_timer``)."""
         return compiler.flow_to_sql(self)
 
     def __repr__(self) -> str:
@@ -170,6 +179,10 @@ class Flow:
         if_not: dict[str, Any] | None = None,
         when_unmet: str | None = None,
         when_exhausted: str | None = None,
+        wait_for: str | None = None,
+        wait_timeout: int | None = None,
+        on_timeout: str | None = None,
+        signal_match: dict[str, Any] | None = None,
     ) -> H | Callable[[H], H]:
         """Register a single step (one task per run): ``@flow.step(...)`` above its handler.
 
@@ -190,6 +203,18 @@ class Flow:
             when_unmet: ``"fail"``, ``"skip"`` (SQL default) or ``"skip-cascade"``;
                 only together with ``if_`` or ``if_not``.
             when_exhausted: ``"fail"`` (SQL default), ``"skip"`` or ``"skip-cascade"``.
+            wait_for: A signal name: once its dependencies are complete (and its condition
+                met) the step waits, holding no task and no worker, for a signal of that
+                name sent to the run (``pgflow.send_signal``); then its handler runs and
+                reads the signal as ``ctx.signal``. None: the step does not wait.
+            wait_timeout: Seconds (>= 1) the step waits at most, counted from when it
+                starts waiting (DB clock); None waits for ever. Only with ``wait_for``.
+            on_timeout: What a timeout does: ``"fail"`` (default: the step fails, then its
+                ``when_exhausted`` applies), ``"skip"``, ``"skip-cascade"`` (as an unmet
+                condition) or ``"continue"`` (the handler runs with ``ctx.signal``
+                timed out). Only with ``wait_for``.
+            signal_match: JSON object a signal's payload must contain (``@>``) for the
+                step to take it; None takes any. Only with ``wait_for``.
 
         Returns:
             The decorator, which registers the handler and returns it unchanged (used bare:
@@ -226,6 +251,10 @@ class Flow:
         if_not: dict[str, Any] | None = None,
         when_unmet: str | None = None,
         when_exhausted: str | None = None,
+        wait_for: str | None = None,
+        wait_timeout: int | None = None,
+        on_timeout: str | None = None,
+        signal_match: dict[str, Any] | None = None,
     ) -> H | Callable[[H], H]:
         """Register a single step whose output must be a JSON array (for a map to consume).
 
@@ -257,6 +286,10 @@ class Flow:
         if_not: dict[str, Any] | None = None,
         when_unmet: str | None = None,
         when_exhausted: str | None = None,
+        wait_for: str | None = None,
+        wait_timeout: int | None = None,
+        on_timeout: str | None = None,
+        signal_match: dict[str, Any] | None = None,
     ) -> H | Callable[[H], H]:
         """Register a map step: one task per array element, output = results in order.
 
@@ -275,6 +308,10 @@ class Flow:
             if_not: As for :meth:`step`.
             when_unmet: As for :meth:`step`.
             when_exhausted: As for :meth:`step`.
+            wait_for: Not allowed (rule ``wait_on_map``): only single steps wait.
+            wait_timeout: Not allowed, as ``wait_for``.
+            on_timeout: Not allowed, as ``wait_for``.
+            signal_match: Not allowed, as ``wait_for``.
 
         Returns:
             As for :meth:`step`.
@@ -304,12 +341,13 @@ class Flow:
 
     def _add_step(
         self,
-        handler: Handler,
+        handler: Handler | None,
         step_type: StepType,
         is_array: bool,
         slug: str | None,
         depends_on: object,
         options: dict[str, Any],
+        make_wait: MakeWait | None = None,
     ) -> Step:
         try:
             step = build_step(
@@ -320,6 +358,7 @@ class Flow:
                 slug=slug,
                 depends_on=depends_on,
                 options=options,
+                make_wait=make_wait,
             )
         except RuleViolation as violation:
             name = step_name(handler, slug)

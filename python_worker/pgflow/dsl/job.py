@@ -19,7 +19,7 @@ class Job(Flow):
     ``send_email`` to the Job: a :class:`Flow` to hand to the worker or to
     ``start_flow``, which is still callable like the function (calls go to the handler)
     and exposes it as :attr:`handler`. The options are flow options (the step inherits
-    them). ``step``, ``array`` and ``map`` are not available on a Job.
+    them). ``step``, ``array``, ``map``, ``wait`` and ``sleep`` are not available on a Job.
 
     Args:
         slug: The job slug (flow slug and step slug), as for :class:`Flow`.
@@ -64,7 +64,10 @@ class Job(Flow):
             raise FlowDefinitionError(
                 self._slug, None, "job_single_step", "the Job has no handler yet"
             )
-        return self.steps[0].handler
+        handler = self.steps[0].handler
+        if handler is None:  # never: a Job's one step is its decorated handler
+            raise FlowDefinitionError(self._slug, None, "job_single_step", "the Job has no handler")
+        return handler
 
     def step(self, *args: Any, **kwargs: Any) -> Any:
         """Not available: a Job has exactly one step."""
@@ -75,6 +78,14 @@ class Job(Flow):
         raise self._single_step_error()
 
     def map(self, *args: Any, **kwargs: Any) -> Any:
+        """Not available: a Job has exactly one step."""
+        raise self._single_step_error()
+
+    def wait(self, *args: Any, **kwargs: Any) -> Any:
+        """Not available: a Job has exactly one step; use Flow for steps that wait."""
+        raise self._single_step_error()
+
+    def sleep(self, *args: Any, **kwargs: Any) -> Any:
         """Not available: a Job has exactly one step."""
         raise self._single_step_error()
 

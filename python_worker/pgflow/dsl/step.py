@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pgflow.dsl._rules import RuleViolation
+from pgflow.dsl.wait import Wait
 
 StepType = Literal["single", "map"]
 
@@ -17,7 +18,10 @@ Handler = Callable[..., Any]
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a flow, as registered by ``Flow.step`` / ``Flow.map`` / ``Flow.array``.
+    """One step of a flow, as registered by a ``Flow`` method (see ``pgflow.dsl``).
+
+    ``Flow.step``, ``Flow.array`` and ``Flow.map`` register a step with a handler,
+    ``Flow.wait`` and ``Flow.sleep`` one without.
 
     Options left as None are not sent to the database, which then applies its defaults
     (max_attempts, base_delay and timeout inherit the flow's; start_delay is 0; when_unmet
@@ -25,7 +29,9 @@ class Step:
 
     Attributes:
         slug: Step slug, unique within the flow.
-        handler: The user function, called with the step input (and the context).
+        handler: The user function, called with the step input (and the context); None
+            for a step without handler (``Flow.wait``, ``Flow.sleep``), which never gets
+            a task: the database completes it when its wait resolves.
         step_type: ``"single"`` (one task) or ``"map"`` (one task per array element).
         dependencies: Slugs of the steps this one waits for, in the order given.
         max_attempts: Attempts before the step fails, first try included.
@@ -39,10 +45,11 @@ class Step:
         is_array: Defined with ``Flow.array``: a single step whose output must be an array.
         accepts_context: The handler takes ``(input, ctx)``; False when it takes ``(input)``.
         is_async: The handler is a coroutine function (``async def``).
+        wait: What the step waits for before it runs (a signal or a time), or None.
     """
 
     slug: str
-    handler: Handler
+    handler: Handler | None
     step_type: StepType = "single"
     dependencies: tuple[str, ...] = ()
     max_attempts: int | None = None
@@ -56,6 +63,7 @@ class Step:
     is_array: bool = False
     accepts_context: bool = True
     is_async: bool = False
+    wait: Wait | None = None
 
     @property
     def is_root(self) -> bool:
@@ -66,6 +74,11 @@ class Step:
     def is_map(self) -> bool:
         """True for a map step (one task per element of an array)."""
         return self.step_type == "map"
+
+    @property
+    def has_handler(self) -> bool:
+        """True when the step runs a handler (False for ``Flow.wait`` / ``Flow.sleep`` steps)."""
+        return self.handler is not None
 
 
 def inspect_handler(handler: object) -> tuple[bool, bool]:

@@ -147,8 +147,11 @@ def contract_plan(schema: str = SCHEMA) -> Plan:
 
 #: Name of the trigger pgmq.enable_notify_insert puts on a queue table.
 NOTIFY_TRIGGER = "trigger_notify_queue_insert_listeners"
-#: Name of the pg_cron job pgflow.setup_requeue_stalled_tasks_cron schedules.
-CRON_JOB = "pgflow_requeue_stalled_tasks"
+#: Name of the pg_cron job pgflow.setup_tick_cron schedules (tick: waits, timers, stalled tasks).
+CRON_JOB = "pgflow_tick"
+#: The pg_cron jobs that handle stalled tasks: tick's, or the older requeue-only job
+#: (pgflow.setup_requeue_stalled_tasks_cron).
+CRON_JOBS = (CRON_JOB, "pgflow_requeue_stalled_tasks")
 
 # What exists and what this role may use. Catalog joins only: to_regclass('pgflow.x')
 # raises instead of returning NULL when the role lacks USAGE on the schema. A table is
@@ -218,7 +221,7 @@ _REGISTERED_QUEUES = "select m.queue_name::text from pgmq.meta as m"
 _THROTTLED_QUEUES = "select t.queue_name::text from pgmq.notify_insert_throttle as t"
 
 _CRON_JOBS = """
-select to_jsonb(j) from cron.job as j where to_jsonb(j) ->> 'jobname' = %s
+select to_jsonb(j) from cron.job as j where to_jsonb(j) ->> 'jobname' = any(%s)
 """
 
 
@@ -306,7 +309,7 @@ def environment_plan(
         "jobs": [],
     }
     if cron_version is not None and probe["cron.job"]["readable"]:
-        cron["jobs"] = [r[0] for r in (yield _CRON_JOBS, (CRON_JOB,))]
+        cron["jobs"] = [r[0] for r in (yield _CRON_JOBS, (list(CRON_JOBS),))]
 
     return {
         "database": probe["database"],

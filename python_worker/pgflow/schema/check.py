@@ -408,7 +408,7 @@ def _check_notify(out: Findings, slug: str, flow: Mapping[str, Any]) -> None:
 def _check_cron(out: Findings, cron: Mapping[str, Any], database: str | None) -> None:
     if not cron["installed"]:
         return
-    schedule = "select pgflow.setup_requeue_stalled_tasks_cron()"
+    schedule = "select pgflow.setup_tick_cron()"
     if not cron["jobs_readable"]:
         out.warn(
             "cron_job_unreadable",
@@ -419,9 +419,9 @@ def _check_cron(out: Findings, cron: Mapping[str, Any], database: str | None) ->
     if not jobs:
         out.warn(
             "cron_job_missing",
-            f"pg_cron is installed but has no {CRON_JOB} job for this database: stalled "
-            "tasks are only requeued while pgflow workers run (each calls "
-            "pgflow.requeue_stalled_tasks() every 15 s)",
+            f"pg_cron is installed but has no {CRON_JOB} job for this database: wait "
+            "timeouts, timers and stalled tasks are only handled while pgflow workers run "
+            "(each calls pgflow.tick() every 5 s)",
             hint=schedule,
         )
     elif not any(j.get("active", True) in (True, "true") for j in jobs):

@@ -12,7 +12,8 @@ Every state transition stays in SQL: the worker only calls ``pgflow.*`` function
 - ``cancellation``: telling handlers of tasks cancelled in SQL (``ctx.cancelled``);
 - ``lifecycle``: states, signals, drain; ``heartbeat``: the heartbeat timer (which runs
   the cancellation check);
-- ``requeue_stalled_tasks``: the periodic ``pgflow.requeue_stalled_tasks()`` call;
+- ``tick``: the periodic ``pgflow.tick()`` call (fires waits, requeues stalled tasks);
+- ``step_signal``: the signal a waiting step took, for ``ctx.signal``;
 - ``watchdog``: a thread that names the handler blocking the event loop;
 - ``queries``: every SQL statement sent; ``config``: settings; ``log``: structured logs.
 

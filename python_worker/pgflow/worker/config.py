@@ -31,12 +31,14 @@ class WorkerConfig:
             task's message is hidden for the step timeout + 2 s.
         heartbeat_interval_seconds: period of ``pgflow.worker_heartbeat``, and of the check
             for cancelled tasks while handlers run (``ctx.cancelled``).
-        requeue_stalled_interval_seconds: period of the worker's
-            ``pgflow.requeue_stalled_tasks()`` calls, the first one at start (0 = never;
-            then a pg_cron job or another worker must call it).
+        tick_interval_seconds: period of the worker's ``pgflow.tick()`` calls, the first
+            one at start (0 = never; then a pg_cron job or another worker must call it).
+            A tick fires the waits whose deadline passed (signal timeouts, timers) and
+            requeues stalled tasks; one tick runs at a time across all workers (a try
+            lock in SQL), so a wait fires within about this long after its deadline.
         shutdown_grace_seconds: how long a stopping worker waits for in-flight tasks
             before abandoning them (neither completed nor failed;
-            ``pgflow.requeue_stalled_tasks()`` requeues them once they are stalled).
+            ``pgflow.tick()`` requeues them once they are stalled).
         notify_throttle_ms: throttle given to ``pgflow.enable_flow_notify`` when the worker
             enables NOTIFY on a queue that has none yet: at most one notification per
             queue per window (20 ms: a burst still wakes a worker within ~20 ms, while
@@ -62,7 +64,7 @@ class WorkerConfig:
     poll_interval_seconds: float = 1.0
     visibility_timeout_seconds: int = 5
     heartbeat_interval_seconds: float = 5.0
-    requeue_stalled_interval_seconds: float = 15.0
+    tick_interval_seconds: float = 5.0
     shutdown_grace_seconds: float = 30.0
     notify_throttle_ms: int = 20
     listen: bool = True
@@ -87,7 +89,7 @@ class WorkerConfig:
             if value <= 0:
                 raise ValueError(f"{name} must be positive, got {value}")
         for name, value in {
-            "requeue_stalled_interval_seconds": self.requeue_stalled_interval_seconds,
+            "tick_interval_seconds": self.tick_interval_seconds,
             "shutdown_grace_seconds": self.shutdown_grace_seconds,
             "notify_throttle_ms": self.notify_throttle_ms,
             "loop_block_warning_seconds": self.loop_block_warning_seconds,

@@ -30,17 +30,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import dataclasses
 import inspect
 import json
 import logging
 import threading
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import psycopg
 
-from pgflow.context import Context, FlowInputSource, KnownFlowInput
+from pgflow.context import Context, FlowInputSource, KnownFlowInput, Signal
 from pgflow.dsl import Step
 from pgflow.errors import PermanentError
 from pgflow.worker.cancellation import CANCELLED_REASONS
@@ -48,6 +49,7 @@ from pgflow.worker.claimed_task import ClaimedTask
 from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import MAX_FIELD_CHARS, bounded, fields
 from pgflow.worker.reports import ReportBatcher, ReportResult, TaskReport
+from pgflow.worker.step_signal import waits_for_signal
 from pgflow.worker.suspension import SuspensionClock, active_timeout
 
 logger = logging.getLogger("pgflow.worker")
@@ -133,6 +135,9 @@ class Executor:
             worker uses it to poll at once when the step has dependents).
         on_handler_done: called with the task once its handler has returned (or failed,
             or timed out), before the report is sent.
+        step_signals: returns the signal a step of a run took (``run_id, step_slug``),
+            for ``ctx.signal``; asked only for steps that wait for a signal before their
+            handler runs (None: never asked, ``ctx.signal`` stays None).
     """
 
     def __init__(
@@ -145,7 +150,9 @@ class Executor:
         clock: SuspensionClock,
         on_reported: Callable[[ClaimedTask, bool], None] | None = None,
         on_handler_done: Callable[[ClaimedTask], None] | None = None,
+        step_signals: Callable[[str, str], Awaitable[Signal | None]] | None = None,
     ) -> None:
+        self._step_signals = step_signals
         self._completions = completions
         self._failures = failures
         self._clock = clock
@@ -189,12 +196,23 @@ class Executor:
         )
 
     async def invoke(self, step: Step, value: Any, ctx: Context) -> Any:
-        """Call the step handler with ``(input, ctx)`` or ``(input)``; await async ones."""
+        """Call the step handler with ``(input, ctx)`` or ``(input)``; await async ones.
+
+        Raises:
+            PermanentError: the step has no handler (``flow.wait`` / ``flow.sleep``): the
+                database completes such a step and never queues a task for it.
+        """
+        handler = step.handler
+        if handler is None:
+            raise PermanentError(
+                f"step {step.slug!r} has no handler (a flow.wait / flow.sleep step) and cannot "
+                "run on a worker; the database should have completed it without a task"
+            )
         args = (value, ctx) if step.accepts_context else (value,)
-        if step.is_async or inspect.iscoroutinefunction(step.handler):
-            result = await step.handler(*args)
+        if step.is_async or inspect.iscoroutinefunction(handler):
+            result = await handler(*args)
         else:
-            result = await run_in_daemon_thread(step.handler, *args)
+            result = await run_in_daemon_thread(handler, *args)
         if inspect.isawaitable(result):  # a plain def that returned a coroutine
             result = await result
         return result
@@ -235,6 +253,7 @@ class Executor:
             if not is_sync:  # cancelled with the handler if the task is cancelled in SQL
                 task.cancellation.handler = asyncio.current_task()
             async with active_timeout(timeout_seconds, clock) as deadline:
+                ctx = await self._with_signal(step, ctx)
                 output = await self.invoke(step, handler_input(step, task.record), ctx)
             overran = clock.active_time() - handler_started - timeout_seconds
             if not is_sync and overran > OVERRUN_TOLERANCE_SECONDS:
@@ -278,6 +297,13 @@ class Executor:
             await self._fail(task, error or "Error", duration_ms, failure, permanent)
         if self._on_reported is not None:
             self._on_reported(task, completed)
+
+    async def _with_signal(self, step: Step, ctx: Context) -> Context:
+        """``ctx`` with ``signal`` set when the step's handler runs after a signal wait."""
+        if self._step_signals is None or not waits_for_signal(step):
+            return ctx
+        signal = await self._step_signals(ctx.run_id, ctx.step_slug)
+        return dataclasses.replace(ctx, signal=signal)
 
     def _report_of(self, task: ClaimedTask, payload: str, permanent: bool = False) -> TaskReport:
         return TaskReport(

@@ -5,8 +5,8 @@ and never decides anything from the worker's clock: the heartbeat time is the da
 After each round it runs the worker's own check (``on_beat``: which running tasks were
 cancelled, :mod:`pgflow.worker.cancellation`), so handlers learn of a cancellation within
 one interval.
-The other timer, the periodic ``pgflow.requeue_stalled_tasks()`` call, is in
-``requeue_stalled_tasks``.
+The other timer, the periodic ``pgflow.tick()`` call (waits, stalled tasks), is in
+``tick``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ SIGTERM / SIGINT (or deprecation of every worker row) -> ``stopping``: pollers s
 reading, ``ctx.shutdown`` is set for handlers, and in-flight tasks get
 ``shutdown_grace_seconds`` to finish and report. Tasks still running then are abandoned:
 neither completed nor failed; their message reappears after its lease and
-``pgflow.requeue_stalled_tasks()`` requeues the task once it is stalled. A second signal
+``pgflow.tick()`` (``requeue_stalled_tasks``) requeues the task once it is stalled. A second signal
 abandons them at once.
 """
 

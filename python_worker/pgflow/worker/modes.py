@@ -3,14 +3,14 @@
 On a database with pgflow-py's schema the worker uses its functions (:data:`PGFLOW_PY`):
 one ``read_and_start_tasks`` per poll, group commit through ``complete_tasks`` /
 ``fail_tasks``, the worker registry functions, NOTIFY through ``enable_flow_notify`` and
-its own ``requeue_stalled_tasks`` timer. On a database that holds only upstream pgflow's
-core (installed by upstream's migrations, not adopted) it runs in *upstream mode*
+its own ``tick`` timer (waits and stalled tasks). On a database that holds only upstream
+pgflow's core (installed by upstream's migrations, not adopted) it runs in *upstream mode*
 (:data:`UPSTREAM`), as upstream's own worker does: ``pgmq.read`` then upstream's
 ``start_tasks``, one ``complete_task`` / ``fail_task`` per report, and its own rows of
 ``pgflow.workers`` written directly. What upstream's SQL cannot do is off there: group
-commit, NOTIFY wake-ups (it polls), the stalled-task requeue (upstream's cron job
-does it), permanent failures (retried as ordinary ones) and the cancellation check;
-``pgflow install`` adopts the schema and turns them on.
+commit, NOTIFY wake-ups (it polls), the tick (wait steps do not exist there, and
+upstream's cron job requeues stalled tasks), permanent failures (retried as ordinary
+ones) and the cancellation check; ``pgflow install`` adopts the schema and turns them on.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ class SqlMode:
         register_worker / heartbeat / deprecate_worker: the worker-row statements.
         group_commit: reports may go several per call.
         notify: NOTIFY wake-ups (``enable_flow_notify``) are available.
-        requeue: the worker may run ``requeue_stalled_tasks`` itself.
+        tick: the worker may call ``pgflow.tick()`` itself (fire waits, requeue stalled
+            tasks); upstream's SQL has no tick (its cron job requeues stalled tasks).
         sync: flow options and schedules are synced at start.
         run_control: failures may be reported permanent (``fail_tasks``'s ``permanent``
             argument) and the heartbeat asks ``pgflow.cancelled_tasks`` which running tasks
@@ -52,7 +53,7 @@ class SqlMode:
     deprecate_worker: LiteralString
     group_commit: bool
     notify: bool
-    requeue: bool
+    tick: bool
     sync: bool
     run_control: bool
 
@@ -69,7 +70,7 @@ PGFLOW_PY: Final = SqlMode(
     deprecate_worker=queries.DEPRECATE_WORKER,
     group_commit=True,
     notify=True,
-    requeue=True,
+    tick=True,
     sync=True,
     run_control=True,
 )
@@ -138,7 +139,7 @@ UPSTREAM: Final = SqlMode(
     ),
     group_commit=False,
     notify=False,
-    requeue=False,
+    tick=False,
     sync=False,
     run_control=False,
 )

@@ -31,7 +31,8 @@ WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
     "pgflow.fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[])",
     "pgflow.worker_heartbeat(uuid)",
     "pgflow.cancelled_tasks(uuid[],text[],integer[])",
-    "pgflow.requeue_stalled_tasks()",
+    "pgflow.tick(integer)",
+    "pgflow.get_step_signal(uuid,text)",
     "pgflow.deprecate_worker(uuid)",
     "pgflow.mark_worker_stopped(uuid)",
 )
@@ -166,9 +167,18 @@ CANCELLED_TASKS: Final[LiteralString] = (
     "step_slugs => %(step_slugs)s::text[], task_indexes => %(task_indexes)s::int[])"
 )
 
-#: Requeue stalled tasks; returns how many (advisory try lock inside: a concurrent call
-#: returns 0, so many workers calling it at once are fine).
-REQUEUE_STALLED_TASKS: Final[LiteralString] = "select pgflow.requeue_stalled_tasks() as requeued"
+#: Fire the waits past their deadline, then requeue stalled tasks: one row (ran,
+#: fired_waits, requeued_tasks); ran is false when another tick held the try lock (a
+#: concurrent call does nothing, so many workers calling it at once are fine).
+TICK: Final[LiteralString] = "select ran, fired_waits, requeued_tasks from pgflow.tick()"
+
+#: The signal that ended the wait of a step (signal_id, signal_name, payload, received_at,
+#: timed_out), for ``ctx.signal``: no row when the step's wait has not ended with a signal
+#: or a timeout (asked only for steps that wait for a signal and have a handler).
+GET_STEP_SIGNAL: Final[LiteralString] = (
+    "select signal_id, signal_name, payload, received_at, timed_out"
+    " from pgflow.get_step_signal(%(run_id)s::uuid, %(step_slug)s::text)"
+)
 
 #: Tasks requeue_stalled_tasks gave up on (permanently stalled, unresolved) stamped after ``since``
 #: (NULL: all of them): how many, the latest stamp, and up to 20 of them.

@@ -40,8 +40,9 @@ from pgflow.worker.modes import PGFLOW_PY, UPSTREAM, SqlMode
 from pgflow.worker.notify import Listener
 from pgflow.worker.poller import FlowPoller, Slots
 from pgflow.worker.reports import ReportBatcher
-from pgflow.worker.requeue_stalled_tasks import StalledTaskRequeuer
+from pgflow.worker.step_signal import StepSignalReader
 from pgflow.worker.suspension import SuspensionClock
+from pgflow.worker.tick import Ticker
 from pgflow.worker.watchdog import LoopWatchdog
 
 logger = logging.getLogger("pgflow.worker")
@@ -244,6 +245,11 @@ class Worker:
                 permanent=self.mode.run_control,
             ),
             clock=self._clock,
+            step_signals=(  # upstream's SQL has neither waits nor tick
+                StepSignalReader(self._pool, self.config.reconnect_max_seconds).get
+                if self.mode.tick
+                else None
+            ),
         )
         tasks: list[asyncio.Task[None]] = []
         for flow in self.flows:
@@ -279,11 +285,11 @@ class Worker:
                 loop, self.config.loop_block_warning_seconds, self._executor.describe
             )
             self._watchdog.start()
-        if self.config.requeue_stalled_interval_seconds > 0 and self.mode.requeue:
-            self.requeuer = StalledTaskRequeuer(
-                pool=self._pool, interval_seconds=self.config.requeue_stalled_interval_seconds
+        if self.config.tick_interval_seconds > 0 and self.mode.tick:
+            self.ticker = Ticker(
+                pool=self._pool, interval_seconds=self.config.tick_interval_seconds
             )
-            tasks.append(asyncio.create_task(self.requeuer.run(), name="requeue_stalled_tasks"))
+            tasks.append(asyncio.create_task(self.ticker.run(), name="tick"))
         if self.config.listen and self.mode.notify:
             self.listener = Listener(
                 dsn=self.config.dsn,

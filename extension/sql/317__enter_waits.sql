@@ -1,0 +1,95 @@
+-- _enter_waits / _abandon_waits: ready steps that wait (step_waits) start waiting instead of
+-- starting (the one implementation of "a step starts waiting"), and the waits of steps that
+-- stop waiting without an outcome end as abandoned.
+
+create function pgflow._enter_waits(run_id uuid)
+returns int
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_slugs text[];
+  v_details jsonb[];
+begin
+  -- MUTATE: created steps with no pending dependency that have a wait become waiting (their
+  -- condition, if any, was met: _cascade evaluates conditions first), and their wait starts
+  -- now: a fresh wait_states row (a step waiting again after retry_run reuses its row). A
+  -- signal wait's deadline is its timeout; a timer's is its due time (computed later by
+  -- _resolve_waits when read from the input or a dependency).
+  with entering as (
+    update pgflow.step_states as ss
+    set status = 'waiting'
+    from pgflow.step_waits as w, pgflow.runs as r
+    where ss.run_id = _enter_waits.run_id
+      and r.run_id = ss.run_id
+      and r.status = 'started'
+      and ss.status = 'created'
+      and ss.remaining_deps = 0
+      and w.flow_slug = ss.flow_slug
+      and w.step_slug = ss.step_slug
+    returning ss.run_id, ss.flow_slug, ss.step_slug, w.kind, w.signal_name, w.timeout_seconds,
+      w.sleep_seconds, w.sleep_until
+  ),
+  waits as (
+    insert into pgflow.wait_states as ws (run_id, step_slug, flow_slug, waiting_since, deadline)
+    select e.run_id, e.step_slug, e.flow_slug, now(),
+      now() + make_interval(secs => coalesce(e.timeout_seconds, e.sleep_seconds))
+    from entering as e
+    on conflict on constraint wait_states_pkey do update
+    set waiting_since = excluded.waiting_since,
+        deadline = excluded.deadline,
+        resolved_at = null,
+        outcome = null,
+        signal_id = null,
+        error_message = null
+    returning ws.step_slug, ws.deadline
+  )
+  select array_agg(e.step_slug order by s.step_index),
+         array_agg(jsonb_strip_nulls(jsonb_build_object(
+           'signal_name', e.signal_name, 'deadline', wt.deadline, 'until_path', e.sleep_until))
+           order by s.step_index)
+  into v_slugs, v_details
+  from entering as e
+  join waits as wt on wt.step_slug = e.step_slug
+  join pgflow.steps as s on s.flow_slug = e.flow_slug and s.step_slug = e.step_slug;
+  if v_slugs is null then
+    return 0;
+  end if;
+  perform pgflow._record_events(array['step:waiting'],
+    array_fill(_enter_waits.run_id, array[cardinality(v_slugs)]), v_slugs, details => v_details);
+  return cardinality(v_slugs);
+end;
+$$;
+
+comment on function pgflow._enter_waits(uuid) is
+'In run run_id (when started), every step that is created, has no pending dependency and
+has a wait (step_waits) becomes waiting: no task, no message. Its wait_states row is
+(re)started: waiting_since now, deadline now + timeout_seconds (a signal wait; NULL: no
+limit) or now + sleep_seconds (a timer; NULL for a timer read at sleep_until, which
+_resolve_waits computes), unresolved. Records step:waiting per step (details: signal_name,
+deadline, until_path). Returns the number of steps that started waiting; a repeated call
+finds none. Conditions are evaluated before (_cascade). The caller holds the run row.
+pgflow-py internal.';
+
+create function pgflow._abandon_waits(run_ids uuid[], step_slugs text[] default null)
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  update pgflow.wait_states as ws
+  set resolved_at = now(), outcome = 'abandoned'
+  where ws.run_id = any(_abandon_waits.run_ids)
+    and (_abandon_waits.step_slugs is null or ws.step_slug = any(_abandon_waits.step_slugs))
+    and ws.resolved_at is null;
+end;
+$$;
+
+comment on function pgflow._abandon_waits(uuid[], text[]) is
+'Ends, as abandoned (resolved_at now), the unresolved waits of runs run_ids (of steps
+step_slugs only, when given): their steps stopped waiting without a signal or a deadline
+(the run failed or was cancelled, an operator skipped or completed the step). A repeated
+call changes nothing. Called by _cancel_unfinished_work, skip_step and complete_step, which
+hold the run rows. pgflow-py internal.';

@@ -1,0 +1,258 @@
+-- _resolve_waits: the waiting steps of a run whose wait can end now end it: a matching
+-- pending signal is taken, else a passed deadline times it out (a timer is due) (the one
+-- implementation of "a wait resolves").
+
+create function pgflow._resolve_waits(run_id uuid)
+returns int
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_wait record;
+  v_signal_id bigint;
+  v_due record;
+  v_error text;
+  v_slugs text[] := '{}'::text[];
+  v_outcomes text[] := '{}'::text[];
+  v_signal_ids bigint[] := '{}'::bigint[];
+  v_errors text[] := '{}'::text[];
+begin
+  perform 1 from pgflow.runs as r where r.run_id = _resolve_waits.run_id and r.status = 'started';
+  if not found then
+    return 0;
+  end if;
+
+  -- DECIDE, step by step (step_index order): each signal is taken by one wait only, the
+  -- oldest matching pending signal first. A signal wins over a deadline that has passed
+  -- meanwhile (it was sent before the wait was fired). Callers hold the run row, which every
+  -- writer of signals of the run holds too.
+  for v_wait in
+    select ws.step_slug, ws.deadline, w.kind, w.signal_name, w.signal_match, w.sleep_until
+    from pgflow.wait_states as ws
+    join pgflow.step_states as ss on ss.run_id = ws.run_id and ss.step_slug = ws.step_slug
+    join pgflow.step_waits as w on w.flow_slug = ws.flow_slug and w.step_slug = ws.step_slug
+    join pgflow.steps as s on s.flow_slug = ws.flow_slug and s.step_slug = ws.step_slug
+    where ws.run_id = _resolve_waits.run_id and ss.status = 'waiting' and ws.resolved_at is null
+    order by s.step_index
+  loop
+    if v_wait.kind = 'signal' then
+      update pgflow.signals as sg
+      set status = 'taken', taken_at = now(), taken_by_step = v_wait.step_slug
+      where sg.signal_id = (
+        select p.signal_id from pgflow.signals as p
+        where p.run_id = _resolve_waits.run_id and p.signal_name = v_wait.signal_name
+          and p.status = 'pending'
+          and (v_wait.signal_match is null or p.payload @> v_wait.signal_match)
+        order by p.signal_id
+        limit 1
+      )
+      returning sg.signal_id into v_signal_id;
+      if v_signal_id is not null then
+        v_slugs := v_slugs || v_wait.step_slug;
+        v_outcomes := v_outcomes || 'signal'::text;
+        v_signal_ids := v_signal_ids || v_signal_id;
+        v_errors := v_errors || null::text;
+      elsif v_wait.deadline <= now() then
+        v_slugs := v_slugs || v_wait.step_slug;
+        v_outcomes := v_outcomes || 'timed_out'::text;
+        v_signal_ids := v_signal_ids || null::bigint;
+        v_errors := v_errors || null::text;
+      end if;
+    else
+      v_error := null;
+      if v_wait.deadline is null then
+        -- A timer read from the input or a dependency: its due time is read once, now.
+        v_due := pgflow._timer_due_at(_resolve_waits.run_id, v_wait.sleep_until);
+        update pgflow.wait_states as ws set deadline = v_due.due_at
+        where ws.run_id = _resolve_waits.run_id and ws.step_slug = v_wait.step_slug;
+        v_wait.deadline := v_due.due_at;
+        v_error := v_due.error_message;
+      end if;
+      if v_wait.deadline is null or v_wait.deadline <= now() then
+        v_slugs := v_slugs || v_wait.step_slug;
+        v_outcomes := v_outcomes || case when v_wait.deadline is null then 'unreadable' else 'due' end;
+        v_signal_ids := v_signal_ids || null::bigint;
+        v_errors := v_errors || v_error;
+      end if;
+    end if;
+  end loop;
+  if cardinality(v_slugs) = 0 then
+    return 0;
+  end if;
+
+  -- RECORD each outcome once, in its wait_states row and in the audit trail.
+  update pgflow.wait_states as ws
+  set resolved_at = now(), outcome = o.outcome, signal_id = o.signal_id, error_message = o.error_message
+  from unnest(v_slugs, v_outcomes, v_signal_ids, v_errors) as o (step_slug, outcome, signal_id, error_message)
+  where ws.run_id = _resolve_waits.run_id and ws.step_slug = o.step_slug;
+  perform pgflow._record_events(
+    array(select case o.outcome when 'signal' then 'signal:taken' when 'timed_out' then 'wait:timed_out'
+                   else 'timer:fired' end
+          from unnest(v_outcomes) with ordinality as o (outcome, ord) order by o.ord),
+    array_fill(_resolve_waits.run_id, array[cardinality(v_slugs)]), v_slugs,
+    details => array(
+      select jsonb_strip_nulls(jsonb_build_object('outcome', o.outcome, 'signal_id', o.signal_id,
+                                                  'error_message', o.error_message))
+      from unnest(v_outcomes, v_signal_ids, v_errors) with ordinality as o (outcome, signal_id, error_message, ord)
+      order by o.ord));
+
+  -- APPLY: the steps go on (handler runs, or they complete), fail, or are skipped.
+  perform pgflow._finish_waits(_resolve_waits.run_id, v_slugs);
+  return cardinality(v_slugs);
+end;
+$$;
+
+comment on function pgflow._resolve_waits(uuid) is
+'Resolves the waits of run run_id (when started) that can end now, in step_index order: a
+signal wait takes the oldest pending signal of its name whose payload contains its
+signal_match (the signal becomes taken by the step; a signal is taken once), else times out
+when its deadline has passed; a timer reads its due time at sleep_until the first time
+(unreadable: outcome unreadable, with the error), then fires when it is due. Stamps
+wait_states (resolved_at, outcome, signal_id, error_message), records signal:taken,
+wait:timed_out or timer:fired per step, then _finish_waits applies the outcomes. Returns
+the number of waits resolved (0 for a run that is not started; a repeated call resolves
+nothing new). The caller holds the run row. pgflow-py internal.';
+
+create function pgflow._finish_waits(run_id uuid, step_slugs text[])
+returns void
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_fail record;
+  v_woken_runs uuid[];
+  v_woken text[];
+  v_done text[];
+  v_skip text[];
+  v_cascade text[];
+  v_outputs jsonb[];
+  v_bad record;
+  v_flow_slug text := (select r.flow_slug from pgflow.runs as r where r.run_id = _finish_waits.run_id);
+begin
+  -- FAIL first: a wait that timed out with on_timeout fail, or a timer that could not be
+  -- read, fails its step; when_exhausted decides as for a task out of attempts. The first
+  -- one in fail mode fails the run, and nothing else matters then.
+  for v_fail in
+    select ws.step_slug, s.when_exhausted,
+      case when ws.outcome = 'unreadable' then ws.error_message
+           else format('Wait for signal %L timed out after %s seconds', w.signal_name, w.timeout_seconds)
+      end as error_message
+    from unnest(_finish_waits.step_slugs) as k (step_slug)
+    join pgflow.wait_states as ws on ws.run_id = _finish_waits.run_id and ws.step_slug = k.step_slug
+    join pgflow.step_waits as w on w.flow_slug = ws.flow_slug and w.step_slug = ws.step_slug
+    join pgflow.steps as s on s.flow_slug = ws.flow_slug and s.step_slug = ws.step_slug
+    where ws.outcome = 'unreadable' or (ws.outcome = 'timed_out' and w.on_timeout = 'fail')
+    order by s.step_index
+  loop
+    if v_fail.when_exhausted = 'fail' then
+      perform pgflow._fail_step(_finish_waits.run_id, v_fail.step_slug, v_fail.error_message,
+                                v_fail.error_message);
+      return;
+    end if;
+    perform pgflow._skip_steps(_finish_waits.run_id, array[v_fail.step_slug], 'timed_out', v_fail.error_message);
+    if v_fail.when_exhausted = 'skip-cascade' then
+      update pgflow.runs as r set remaining_steps = r.remaining_steps - 1
+      where r.run_id = _finish_waits.run_id;
+      perform pgflow._cascade_force_skip_steps(_finish_waits.run_id, v_fail.step_slug, 'timed_out');
+    else
+      perform pgflow._release_dependents(array[_finish_waits.run_id], array[v_fail.step_slug]);
+    end if;
+  end loop;
+
+  -- The other outcomes, by what the step does next.
+  select
+    array_agg(ws.step_slug) filter (
+      where w.runs_handler and (ws.outcome = 'signal' or w.on_timeout = 'continue')),
+    array_agg(ws.step_slug) filter (
+      where not w.runs_handler and (ws.outcome in ('signal', 'due') or w.on_timeout = 'continue')),
+    array_agg(ws.step_slug) filter (where ws.outcome = 'timed_out' and w.on_timeout = 'skip'),
+    array_agg(ws.step_slug) filter (where ws.outcome = 'timed_out' and w.on_timeout = 'skip-cascade')
+  into v_woken, v_done, v_skip, v_cascade
+  from unnest(_finish_waits.step_slugs) as k (step_slug)
+  join pgflow.wait_states as ws on ws.run_id = _finish_waits.run_id and ws.step_slug = k.step_slug
+  join pgflow.step_waits as w on w.flow_slug = ws.flow_slug and w.step_slug = ws.step_slug
+  where ws.outcome <> 'unreadable';
+
+  -- WAKE: a step with a handler starts; its task reads the signal (get_step_signal).
+  with started as (
+    update pgflow.step_states as ss
+    set status = 'started', started_at = now(), remaining_tasks = ss.initial_tasks
+    where ss.run_id = _finish_waits.run_id and ss.step_slug = any(v_woken) and ss.status = 'waiting'
+    returning ss.run_id, ss.step_slug
+  )
+  select array_agg(st.run_id), array_agg(st.step_slug) into v_woken_runs, v_woken from started as st;
+  perform pgflow._queue_started_steps(v_woken_runs, v_woken);
+
+  -- COMPLETE: a step without a handler completes with the signal's payload (NULL after a
+  -- timeout), a timer with its due and fired times. One that feeds a map step must produce
+  -- an array, as a task must (complete_tasks): else the step and the run fail.
+  select array_agg(ws.step_slug), array_agg(case ws.outcome
+           when 'signal' then (select sg.payload from pgflow.signals as sg where sg.signal_id = ws.signal_id)
+           when 'due' then jsonb_build_object('due_at', ws.deadline, 'fired_at', now())
+         end)
+  into v_done, v_outputs
+  from pgflow.wait_states as ws
+  where ws.run_id = _finish_waits.run_id and ws.step_slug = any(v_done);
+  select d.step_slug, m.map_slug, coalesce(jsonb_typeof(d.output), 'null') as produced into v_bad
+  from unnest(v_done, v_outputs) as d (step_slug, output)
+  cross join lateral (select pgflow._map_step_fed_by(v_flow_slug, d.step_slug) as map_slug) as m
+  join pgflow.steps as s on s.flow_slug = v_flow_slug and s.step_slug = d.step_slug
+  where m.map_slug is not null and jsonb_typeof(d.output) is distinct from 'array'
+  order by s.step_index
+  limit 1;
+  if v_bad.step_slug is not null then
+    perform pgflow._fail_step(_finish_waits.run_id, v_bad.step_slug,
+      format('[TYPE_VIOLATION] Map step %s expects array input but dependency %s produced %s',
+             v_bad.map_slug, v_bad.step_slug, v_bad.produced),
+      null);
+    return;
+  end if;
+  with done as (
+    update pgflow.step_states as ss
+    set status = 'completed', started_at = now(), completed_at = now(), initial_tasks = 0,
+        remaining_tasks = 0, output = d.output
+    from unnest(v_done, v_outputs) as d (step_slug, output)
+    where ss.run_id = _finish_waits.run_id and ss.step_slug = d.step_slug and ss.status = 'waiting'
+    returning ss.step_slug
+  )
+  select array_agg(d.step_slug) into v_done from done as d;
+  if v_done is not null then
+    perform pgflow._record_events(array['step:completed'],
+      array_fill(_finish_waits.run_id, array[cardinality(v_done)]), v_done);
+    if pgflow._realtime_enabled() then
+      perform pgflow._broadcast(ss.run_id, 'step:' || ss.step_slug || ':completed',
+        jsonb_build_object('event_type', 'step:completed', 'run_id', ss.run_id, 'step_slug', ss.step_slug,
+          'status', 'completed', 'output', ss.output, 'completed_at', ss.completed_at))
+      from pgflow.step_states as ss
+      where ss.run_id = _finish_waits.run_id and ss.step_slug = any(v_done);
+    end if;
+    perform pgflow._release_dependents(array_fill(_finish_waits.run_id, array[cardinality(v_done)]), v_done);
+  end if;
+
+  -- SKIP: on_timeout skip or skip-cascade, as an unmet condition.
+  v_skip := pgflow._skip_steps(_finish_waits.run_id, coalesce(v_skip, '{}'), 'timed_out');
+  if cardinality(v_skip) > 0 then
+    perform pgflow._release_dependents(array_fill(_finish_waits.run_id, array[cardinality(v_skip)]), v_skip);
+  end if;
+  perform pgflow._cascade_force_skip_steps(_finish_waits.run_id, c.step_slug, 'timed_out')
+  from unnest(v_cascade) as c (step_slug);
+end;
+$$;
+
+comment on function pgflow._finish_waits(uuid, text[]) is
+'Applies the outcomes just recorded in wait_states for steps step_slugs (text[]) of run
+run_id (by _resolve_waits). Fail (timed_out with on_timeout fail, or an unreadable timer):
+the step fails with "Wait for signal <name> timed out after <n> seconds" (or the timer''s
+error) and its when_exhausted applies: fail fails the step and the run (_fail_step; the
+other outcomes are then moot), skip / skip-cascade skip it (skip_reason timed_out, error
+kept) and release its dependents or skip them too. A step with a handler whose wait got a
+signal (or timed out with on_timeout continue) starts: started, its task queued
+(_queue_started_steps). A step without a handler completes: output the signal''s payload,
+NULL after a timeout with continue, {"due_at", "fired_at"} for a timer (one that feeds a
+map step with anything but an array fails instead, and its run: [TYPE_VIOLATION] Map step
+<map> expects array input but dependency <step> produced <type>, as complete_tasks); step:completed
+recorded and broadcast, dependents released. on_timeout skip / skip-cascade: skipped
+(timed_out) as an unmet condition. Steps no longer waiting are left alone. Starts no other
+step: the caller moves the run on (_cascade, _advance_runs). pgflow-py internal.';

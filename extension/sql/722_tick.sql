@@ -1,0 +1,74 @@
+-- tick: the one maintenance entry point for time: fire waits whose deadline passed (signal
+-- timeouts, timers), then requeue stalled tasks.
+
+create function pgflow.tick(max_runs int default 100)
+returns table (ran boolean, fired_waits int, requeued_tasks int)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_run_ids uuid[];
+  v_fired int := 0;
+  v_due_runs uuid[];
+  v_due_slugs text[];
+begin
+  if tick.max_runs is null or tick.max_runs < 1 then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('tick: max_runs must be >= 1 (got %s)', coalesce(tick.max_runs::text, 'NULL'));
+  end if;
+  -- One tick at a time; a concurrent call returns at once (the running one covers it).
+  -- Transaction-scoped, so a killed tick leaves no lock behind.
+  if not pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('pgflow.tick')) then
+    return query select false, 0, 0;
+    return;
+  end if;
+
+  -- FIRE: started runs with a wait past its deadline, earliest first, at most max_runs; a run
+  -- locked by a concurrent signal or report is left to the next tick (lock order: run first).
+  select array_agg(r.run_id) into v_run_ids
+  from (
+    select r.run_id
+    from pgflow.runs as r
+    where r.run_id in (
+      select ws.run_id
+      from pgflow.wait_states as ws
+      join pgflow.runs as wr on wr.run_id = ws.run_id
+      where ws.resolved_at is null and ws.deadline <= now() and wr.status = 'started'
+      order by ws.deadline
+      limit tick.max_runs
+    )
+      and r.status = 'started'
+    order by r.run_id
+    for update skip locked
+  ) as r;
+  if v_run_ids is not null then
+    -- The waits due now, to count those this call fires (not others resolved earlier in
+    -- the same transaction).
+    select array_agg(ws.run_id), array_agg(ws.step_slug) into v_due_runs, v_due_slugs
+    from pgflow.wait_states as ws
+    where ws.run_id = any(v_run_ids) and ws.resolved_at is null and ws.deadline <= now();
+    perform pgflow._advance_runs(v_run_ids);
+    select count(*)::int into v_fired
+    from unnest(v_due_runs, v_due_slugs) as d (run_id, step_slug)
+    join pgflow.wait_states as ws on ws.run_id = d.run_id and ws.step_slug = d.step_slug
+    where ws.outcome in ('timed_out', 'due', 'unreadable');
+  end if;
+
+  return query select true, v_fired, pgflow.requeue_stalled_tasks();
+end;
+$$;
+
+comment on function pgflow.tick(int) is
+'The maintenance call for time-based transitions, run every few seconds by the worker or by
+pg_cron (setup_tick_cron). Fires the waits whose deadline has passed (database clock) in at
+most max_runs (>= 1) started runs, earliest deadline first: a signal wait with no pending
+matching signal times out (its on_timeout applies), a timer completes; the runs then move
+on (_advance_runs). Then requeues stalled tasks (requeue_stalled_tasks). Returns ran (false: another tick was
+running, nothing was done), fired_waits, requeued_tasks. One tick at a time (try advisory
+lock, transaction-scoped); runs locked by a concurrent signal, report or verb are skipped
+(SKIP LOCKED) and fired by the next tick; a repeated call fires nothing twice. A paused
+run''s waits are not fired: resume_run settles them. Raises invalid_parameter_value for
+max_runs < 1. pgflow-py extension.';
