@@ -11,12 +11,16 @@ as $$
 declare
   v_slugs text[];
   v_details jsonb[];
+  v_kept text[];
 begin
   -- MUTATE: created steps with no pending dependency that have a wait become waiting (their
   -- condition, if any, was met: _cascade evaluates conditions first), and their wait starts
   -- now: a fresh wait_states row (a step waiting again after retry_run reuses its row). A
   -- signal wait's deadline is its timeout; a timer's is its due time (computed later by
-  -- _resolve_waits when read from the input or a dependency).
+  -- _resolve_waits when read from the input or a dependency). A step with a handler whose
+  -- wait had ended with a signal (or a timeout with on_timeout continue) before the step
+  -- failed or was cancelled (its run retried) keeps that outcome: it does not wait again,
+  -- its handler runs again with the same signal (below).
   with entering as (
     update pgflow.step_states as ss
     set status = 'waiting'
@@ -29,13 +33,19 @@ begin
       and w.flow_slug = ss.flow_slug
       and w.step_slug = ss.step_slug
     returning ss.run_id, ss.flow_slug, ss.step_slug, w.kind, w.signal_name, w.timeout_seconds,
-      w.sleep_seconds, w.sleep_until
+      w.sleep_seconds, w.sleep_until,
+      w.runs_handler and exists (
+        select 1 from pgflow.wait_states as old
+        where old.run_id = ss.run_id and old.step_slug = ss.step_slug
+          and (old.outcome = 'signal' or (old.outcome = 'timed_out' and w.on_timeout = 'continue'))
+      ) as kept
   ),
   waits as (
     insert into pgflow.wait_states as ws (run_id, step_slug, flow_slug, waiting_since, deadline)
     select e.run_id, e.step_slug, e.flow_slug, now(),
       now() + make_interval(secs => coalesce(e.timeout_seconds, e.sleep_seconds))
     from entering as e
+    where not e.kept
     on conflict on constraint wait_states_pkey do update
     set waiting_since = excluded.waiting_since,
         deadline = excluded.deadline,
@@ -45,20 +55,23 @@ begin
         error_message = null
     returning ws.step_slug, ws.deadline
   )
-  select array_agg(e.step_slug order by s.step_index),
+  select array_agg(e.step_slug order by s.step_index) filter (where not e.kept),
          array_agg(jsonb_strip_nulls(jsonb_build_object(
            'signal_name', e.signal_name, 'deadline', wt.deadline, 'until_path', e.sleep_until))
-           order by s.step_index)
-  into v_slugs, v_details
+           order by s.step_index) filter (where not e.kept),
+         array_agg(e.step_slug order by s.step_index) filter (where e.kept)
+  into v_slugs, v_details, v_kept
   from entering as e
-  join waits as wt on wt.step_slug = e.step_slug
+  left join waits as wt on wt.step_slug = e.step_slug
   join pgflow.steps as s on s.flow_slug = e.flow_slug and s.step_slug = e.step_slug;
-  if v_slugs is null then
-    return 0;
+  if v_slugs is not null then
+    perform pgflow._record_events(array['step:waiting'],
+      array_fill(_enter_waits.run_id, array[cardinality(v_slugs)]), v_slugs, details => v_details);
   end if;
-  perform pgflow._record_events(array['step:waiting'],
-    array_fill(_enter_waits.run_id, array[cardinality(v_slugs)]), v_slugs, details => v_details);
-  return cardinality(v_slugs);
+  if v_kept is not null then
+    perform pgflow._finish_waits(_enter_waits.run_id, v_kept);
+  end if;
+  return coalesce(cardinality(v_slugs), 0) + coalesce(cardinality(v_kept), 0);
 end;
 $$;
 
@@ -68,8 +81,11 @@ has a wait (step_waits) becomes waiting: no task, no message. Its wait_states ro
 (re)started: waiting_since now, deadline now + timeout_seconds (a signal wait; NULL: no
 limit) or now + sleep_seconds (a timer; NULL for a timer read at sleep_until, which
 _resolve_waits computes), unresolved. Records step:waiting per step (details: signal_name,
-deadline, until_path). Returns the number of steps that started waiting; a repeated call
-finds none. Conditions are evaluated before (_cascade). The caller holds the run row.
+deadline, until_path). A step with a handler whose previous wait ended with a signal, or
+timed out with on_timeout continue, before it failed or was cancelled (its run then
+retried) does not wait again: _finish_waits starts it at once and its handler gets the
+same signal (get_step_signal). Returns the number of steps that started waiting or were
+started so; a repeated call finds none. Conditions are evaluated before (_cascade). The caller holds the run row.
 pgflow-py internal.';
 
 create function pgflow._abandon_waits(run_ids uuid[], step_slugs text[] default null)

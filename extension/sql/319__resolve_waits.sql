@@ -211,10 +211,11 @@ begin
   end if;
   with done as (
     update pgflow.step_states as ss
-    set status = 'completed', started_at = now(), completed_at = now(), initial_tasks = 0,
+    set status = 'completed', started_at = ws.waiting_since, completed_at = now(), initial_tasks = 0,
         remaining_tasks = 0, output = d.output
-    from unnest(v_done, v_outputs) as d (step_slug, output)
+    from unnest(v_done, v_outputs) as d (step_slug, output), pgflow.wait_states as ws
     where ss.run_id = _finish_waits.run_id and ss.step_slug = d.step_slug and ss.status = 'waiting'
+      and ws.run_id = ss.run_id and ws.step_slug = ss.step_slug
     returning ss.step_slug
   )
   select array_agg(d.step_slug) into v_done from done as d;
@@ -249,7 +250,8 @@ error) and its when_exhausted applies: fail fails the step and the run (_fail_st
 other outcomes are then moot), skip / skip-cascade skip it (skip_reason timed_out, error
 kept) and release its dependents or skip them too. A step with a handler whose wait got a
 signal (or timed out with on_timeout continue) starts: started, its task queued
-(_queue_started_steps). A step without a handler completes: output the signal''s payload,
+(_queue_started_steps). A step without a handler completes (started_at: when it began
+waiting, so its duration is the wait): output the signal''s payload,
 NULL after a timeout with continue, {"due_at", "fired_at"} for a timer (one that feeds a
 map step with anything but an array fails instead, and its run: [TYPE_VIOLATION] Map step
 <map> expects array input but dependency <step> produced <type>, as complete_tasks); step:completed

@@ -37,7 +37,8 @@ begin
       from pgflow.wait_states as ws
       join pgflow.runs as wr on wr.run_id = ws.run_id
       where ws.resolved_at is null and ws.deadline <= now() and wr.status = 'started'
-      order by ws.deadline
+      group by ws.run_id
+      order by min(ws.deadline)
       limit tick.max_runs
     )
       and r.status = 'started'

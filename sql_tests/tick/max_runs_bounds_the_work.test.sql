@@ -1,5 +1,5 @@
 begin;
-select plan(9);
+select plan(11);
 select pgflow_tests.reset_db();
 
 -- SETUP: three runs of a flow whose root step waits for "go" 60 s (on_timeout skip); their
@@ -37,6 +37,16 @@ select pgflow.add_step('mr2', 'work');
 select run_id as both_run from pgflow.start_flow('mr2', '{}'::jsonb) \gset
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'both_run';
 select results_eq($$select * from pgflow.tick(1)$$, $$values (true, 2, 0)$$, 'tick(1) fires both waits of one run');
+
+-- TEST: two runs, the first with two due waits (the earliest): tick(2) fires both runs (the
+-- limit counts runs, so two waits of one run do not use it up)
+select run_id as two_waits from pgflow.start_flow('mr2', '{}'::jsonb) \gset
+select run_id as one_more from pgflow.start_flow('mr', '{}'::jsonb) \gset
+update pgflow.wait_states set deadline = now() - interval '9 seconds' where run_id = :'two_waits';
+update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'one_more';
+select results_eq($$select * from pgflow.tick(2)$$, $$values (true, 3, 0)$$, 'tick(2) fires the three waits of two runs');
+select is((select count(*)::int from pgflow.wait_states where run_id in (:'two_waits', :'one_more') and outcome = 'timed_out'),
+  3, 'both runs were fired');
 
 -- TEST: max_runs < 1 raises 22023 and changes nothing
 select pgflow.create_flow('mr3', max_attempts => 1);
