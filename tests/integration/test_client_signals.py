@@ -1,7 +1,8 @@
 """Client.send_signal and Client.get_run_waits (and AsyncClient's) against a real database:
 a waiting step takes the signal, a signal nobody waits for stays pending, a repeated
-idempotency key is a duplicate, every refusal maps to its pgflow error and stores
-nothing, and the waits of a run are read on the database clock."""
+idempotency key is a duplicate, JSON text given as RawJson is stored exactly as written
+(and checked first), every refusal maps to its pgflow error and stores nothing, and the
+waits of a run are read on the database clock."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from pgflow import (
     RunStateError,
 )
 from pgflow.client import RunWait, SignalResult
+from pgflow.client.records import RawJson
 from tests.integration.failing_runs import run_status, step_status
 from tests.integration.wait_flows import (
     define_approval_flow,
@@ -98,6 +100,62 @@ def test_the_same_idempotency_key_twice_is_a_duplicate_storing_nothing(pgflow_ds
     assert signal_count(pgflow_conn, run_id) == 1
 
 
+def stored_payload_text(conn, run_id):
+    (text,) = conn.execute(
+        "select payload::text from pgflow.signals where run_id = %s", (run_id,)
+    ).fetchone()
+    return text
+
+
+def test_raw_json_text_is_stored_exactly_as_written(pgflow_dsn, pgflow_conn):
+    define_approval_flow(pgflow_conn)
+    run_id = start_waiting_run(pgflow_conn)
+    pending = start_waiting_run(pgflow_conn)
+    text = (
+        '{"a": 1.10, "b": 0.1000000000000000055511151231257827,'
+        ' "c": 123456789012345678901234567890.5, "d": 1e400}'
+    )
+
+    with Client(pgflow_dsn) as client:
+        taken = client.send_signal(run_id, "approved", RawJson(text))
+        later = client.send_signal(pending, "later", RawJson(" [1.10] "))
+
+    (expected,) = pgflow_conn.execute("select %s::jsonb::text", (text,)).fetchone()
+    assert stored_payload_text(pgflow_conn, run_id) == expected
+    assert '"a": 1.10' in expected and '"c": 123456789012345678901234567890.5' in expected
+    (output,) = pgflow_conn.execute(
+        "select output::text from pgflow.step_states where run_id = %s and step_slug = 'approve'",
+        (run_id,),
+    ).fetchone()
+    assert output == expected  # the flow.wait step's output: the same exact numbers
+    assert taken.status == "taken"
+    assert stored_payload_text(pgflow_conn, pending) == "[1.10]"
+    assert later.payload == [1.1]  # read back as a Python value
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("{by: alice}", "Expecting property name"),
+        ("[NaN]", "NaN is not a JSON value"),
+        ('"\\u0000"', "jsonb cannot store"),
+        (b"[1]", "must be a str"),
+    ],
+)
+def test_raw_json_that_postgresql_refuses_is_refused_before_sending(
+    pgflow_dsn, pgflow_conn, text, why
+):
+    define_approval_flow(pgflow_conn)
+    run_id = start_waiting_run(pgflow_conn)
+
+    with Client(pgflow_dsn) as client, pytest.raises(InvalidControlArgument, match=why) as error:
+        client.send_signal(run_id, "approved", RawJson(text))
+
+    assert str(error.value).startswith("signal payload is not JSON: ")
+    assert signal_count(pgflow_conn, run_id) == 0
+    assert step_status(pgflow_conn, run_id, "approve") == "waiting"
+
+
 def test_refusals_map_to_pgflow_errors_and_store_nothing(pgflow_dsn, pgflow_conn):
     define_approval_flow(pgflow_conn)
     run_id = start_waiting_run(pgflow_conn)
@@ -156,6 +214,11 @@ def test_get_run_waits_on_the_database_clock(pgflow_dsn, pgflow_conn):
         " deadline = deadline - interval '3 hours' where run_id = %s",
         (run_id,),
     )
+    pgflow_conn.execute(  # the steps were created as long ago (a step starts as it waits)
+        "update pgflow.step_states set created_at = created_at - interval '3 hours'"
+        " where run_id = %s",
+        (run_id,),
+    )
 
     with Client(pgflow_dsn) as client:
         (waiting,) = client.get_run_waits(run_id)
@@ -189,7 +252,9 @@ def test_async_client_sends_signals_and_reads_waits(pgflow_dsn, pgflow_conn):
     async def main():
         async with AsyncClient(pgflow_dsn) as client:
             waits = await client.get_run_waits(run_id)
-            sent = await client.send_signal(run_id, "approved", [1, 2], idempotency_key="k")
+            sent = await client.send_signal(
+                run_id, "approved", RawJson("[1, 2.50]"), idempotency_key="k"
+            )
             again = await client.send_signal(run_id, "approved", idempotency_key="k")
             with pytest.raises(RunNotFound):
                 await client.send_signal(uuid.uuid4(), "approved")
@@ -198,6 +263,7 @@ def test_async_client_sends_signals_and_reads_waits(pgflow_dsn, pgflow_conn):
     waits, sent, again = asyncio.run(main())
 
     assert [w.step_slug for w in waits] == ["approve"]
-    assert (sent.status, sent.payload, sent.duplicate) == ("taken", [1, 2], False)
+    assert (sent.status, sent.payload, sent.duplicate) == ("taken", [1, 2.5], False)
+    assert stored_payload_text(pgflow_conn, run_id) == "[1, 2.50]"
     assert (again.signal_id, again.duplicate) == (sent.signal_id, True)
     assert run_status(pgflow_conn, run_id) == "started"

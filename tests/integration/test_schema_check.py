@@ -307,6 +307,7 @@ def test_pg_cron_without_the_stalled_task_job_is_a_warning(
     assert report.ok
     assert codes(report.warnings) == ["cron_job_missing"]
     assert "pgflow_tick" in report.warnings[0].message
+    assert "every --tick-interval seconds, 5 by default" in report.warnings[0].message
     assert report.warnings[0].hint == "select pgflow.setup_tick_cron()"
     assert report.facts["pg_cron_version"]
 

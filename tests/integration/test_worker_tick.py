@@ -1,7 +1,9 @@
 """The worker's tick (pgflow.worker.tick.Ticker, one ``pgflow.tick()`` call) against a real
 database: it fires a signal wait whose timeout passed (its on_timeout applies) and a timer
 that is due, fires nothing twice, still requeues stalled tasks, and does nothing while
-another tick holds the lock. Deadlines are moved into the past with an UPDATE: no sleeps.
+another tick holds the lock; one round calls tick again at once while a call fired
+max_runs waits, so a backlog larger than max_runs drains in one round. Deadlines are moved
+into the past with an UPDATE: no sleeps.
 
 Without a database: tests/unit/test_worker_requeue_stalled_tasks.py; a worker process that
 ticks on its own: tests/integration/test_worker_signals.py.
@@ -35,6 +37,18 @@ def tick_once(dsn: str) -> TickResult:
             dsn, min_size=1, max_size=1, kwargs={"autocommit": True}
         ) as pool:
             return await Ticker(pool=pool, interval_seconds=5).tick_once()
+
+    return asyncio.run(main())
+
+
+def tick_round(dsn: str, **options: int) -> list[TickResult]:
+    """One round of the worker's Ticker (calls in a row), on a pool of its own."""
+
+    async def main() -> list[TickResult]:
+        async with AsyncConnectionPool(
+            dsn, min_size=1, max_size=1, kwargs={"autocommit": True}
+        ) as pool:
+            return await Ticker(pool=pool, interval_seconds=5, **options).tick_round()
 
     return asyncio.run(main())
 
@@ -132,3 +146,41 @@ def test_a_tick_while_another_holds_the_lock_does_nothing(pgflow_dsn, pgflow_con
     assert step_status(pgflow_conn, run_id, "approve") == "waiting"
     assert tick_once(pgflow_dsn) == TickResult(ran=True, fired_waits=1, requeued_tasks=0)
     assert step_status(pgflow_conn, run_id, "approve") == "failed"
+
+
+def test_one_round_fires_a_backlog_larger_than_max_runs(pgflow_dsn, pgflow_conn, caplog):
+    caplog.set_level(logging.INFO, logger="pgflow.worker")
+    define_approval_flow(pgflow_conn, timeout=60)
+    run_ids = [start_waiting_run(pgflow_conn) for _ in range(250)]
+    spared = start_waiting_run(pgflow_conn)  # deadline in 60 s: not due
+    pgflow_conn.execute(
+        "update pgflow.wait_states set deadline = now() - interval '1 second' where run_id <> %s",
+        (spared,),
+    )
+
+    results = tick_round(pgflow_dsn, max_runs=100)
+
+    assert [r.fired_waits for r in results] == [100, 100, 50]
+    assert all(r.ran for r in results)
+    (failed,) = pgflow_conn.execute(
+        "select count(*) from pgflow.step_states where run_id = any(%s::uuid[])"
+        " and step_slug = 'approve' and status = 'failed'",
+        (run_ids,),
+    ).fetchone()
+    assert failed == 250
+    assert step_status(pgflow_conn, spared, "approve") == "waiting"
+    assert tick_round(pgflow_dsn, max_runs=100) == [TickResult(True, 0, 0)]
+
+
+def test_a_round_stops_after_max_rounds_calls(pgflow_dsn, pgflow_conn, caplog):
+    caplog.set_level(logging.INFO, logger="pgflow.worker")
+    define_approval_flow(pgflow_conn, timeout=60)
+    run_ids = [start_waiting_run(pgflow_conn) for _ in range(5)]
+    pgflow_conn.execute("update pgflow.wait_states set deadline = now() - interval '1 second'")
+
+    results = tick_round(pgflow_dsn, max_runs=1, max_rounds=3)
+
+    assert [r.fired_waits for r in results] == [1, 1, 1]
+    statuses = [step_status(pgflow_conn, run_id, "approve") for run_id in run_ids]
+    assert sorted(statuses) == ["failed"] * 3 + ["waiting"] * 2  # the rest: next interval
+    assert any("more may be due" in r.getMessage() for r in caplog.records)

@@ -1,7 +1,9 @@
 """The worker's periodic ``pgflow.tick()`` call (which requeues stalled tasks) without a
-database: what one call reports, the permanently-stalled alert, a timer that never dies,
-and its setting (``tick_interval_seconds``, ``--tick-interval`` and the deprecated
-``--requeue-stalled-interval`` and ``--sweep-interval``). Against a real database:
+database: what one call reports, a round that calls again at once while a call fired
+``max_runs`` waits (at most ``max_rounds`` calls), the permanently-stalled alert, a timer
+that never dies, and its setting (``tick_interval_seconds``, ``--tick-interval`` (0, or at
+least 0.1 s) and the deprecated ``--requeue-stalled-interval`` and ``--sweep-interval``).
+Against a real database:
 tests/integration/test_requeue_stalled_tasks.py, tests/integration/test_worker_tick.py and
 tests/e2e/test_requeue_stalled_tasks.py.
 """
@@ -19,6 +21,7 @@ from click.testing import CliRunner
 from pgflow.cli import worker as cli
 from pgflow.worker import queries
 from pgflow.worker.config import WorkerConfig
+from pgflow.worker.queries import TICK
 from pgflow.worker.tick import Ticker, TickResult
 from tests.unit.test_worker_faults import ScriptedPool
 
@@ -29,7 +32,7 @@ def test_one_call_returns_and_logs_how_many_tasks_it_requeued(caplog):
     caplog.set_level(logging.INFO, logger="pgflow.worker")
 
     def answer(query, params):
-        if query == queries.TICK:
+        if query == TICK:
             return (True, 0, 2)
         return (0, None, None)  # nothing permanently stalled
 
@@ -38,16 +41,14 @@ def test_one_call_returns_and_logs_how_many_tasks_it_requeued(caplog):
     assert asyncio.run(ticker.tick_once()) == TickResult(True, 0, 2)
     assert asyncio.run(ticker.tick_once()) == TickResult(True, 0, 2)
     assert ticker.requeued == 4
-    assert [q for q, _ in pool.sent].count(queries.TICK) == 2
+    assert [q for q, _ in pool.sent].count(TICK) == 2
     logged = [r for r in caplog.records if r.getMessage() == "stalled tasks requeued"]
     assert [r.fields for r in logged] == [{"requeued": 2}] * 2  # type: ignore[attr-defined]
 
 
 def test_one_call_logs_how_many_waits_it_fired(caplog):
     caplog.set_level(logging.INFO, logger="pgflow.worker")
-    pool = ScriptedPool(
-        lambda query, params: (True, 3, 0) if query == queries.TICK else (0, None, None)
-    )
+    pool = ScriptedPool(lambda query, params: (True, 3, 0) if query == TICK else (0, None, None))
     ticker = Ticker(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
     assert asyncio.run(ticker.tick_once()) == TickResult(True, 3, 0)
     assert (ticker.fired, ticker.requeued) == (3, 0)
@@ -57,18 +58,87 @@ def test_one_call_logs_how_many_waits_it_fired(caplog):
 
 def test_a_call_that_requeues_nothing_logs_nothing(caplog):
     caplog.set_level(logging.INFO, logger="pgflow.worker")
-    pool = ScriptedPool(
-        lambda query, params: (False, 0, 0) if query == queries.TICK else (0, None, None)
-    )
+    pool = ScriptedPool(lambda query, params: (False, 0, 0) if query == TICK else (0, None, None))
     ticker = Ticker(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
     assert asyncio.run(ticker.tick_once()) == TickResult(False, 0, 0)  # another tick ran
     assert caplog.records == []
 
 
 def test_the_worker_calls_tick_which_requeues_stalled_tasks():
-    assert "pgflow.tick()" in queries.TICK
+    assert "pgflow.tick(max_runs => %(max_runs)s::int)" in TICK
     assert "pgflow.tick(integer)" in queries.WORKER_FUNCTIONS
     assert "pgflow.requeue_stalled_tasks()" not in queries.WORKER_FUNCTIONS  # tick calls it
+
+
+def scripted_ticks(fired: list[int]) -> ScriptedPool:
+    """A pool whose tick calls fire these numbers of waits in turn (then 0)."""
+    left = list(fired)
+
+    def answer(query, params):
+        if query == TICK:
+            return (True, left.pop(0) if left else 0, 0)
+        return (0, None, None)
+
+    return ScriptedPool(answer)
+
+
+def tick_calls(pool: ScriptedPool) -> list[dict]:
+    return [params for query, params in pool.sent if query == TICK]
+
+
+def test_a_round_calls_again_at_once_while_a_call_fired_max_runs_waits():
+    pool = scripted_ticks([100, 100, 50, 100])
+    ticker = Ticker(pool=pool, interval_seconds=60)  # type: ignore[arg-type]
+
+    results = asyncio.run(ticker.tick_round())
+
+    assert [r.fired_waits for r in results] == [100, 100, 50]  # 50 < 100: all fired
+    assert tick_calls(pool) == [{"max_runs": 100}] * 3  # max_runs passed explicitly
+    assert ticker.fired == 250
+
+
+def test_a_round_that_fires_more_than_max_runs_goes_on():
+    pool = scripted_ticks([7, 5, 4])  # a run may have several due waits
+    ticker = Ticker(pool=pool, interval_seconds=60, max_runs=5)  # type: ignore[arg-type]
+    assert [r.fired_waits for r in asyncio.run(ticker.tick_round())] == [7, 5, 4]
+    assert tick_calls(pool) == [{"max_runs": 5}] * 3
+
+
+def test_a_round_is_bounded_by_max_rounds(caplog):
+    caplog.set_level(logging.INFO, logger="pgflow.worker")
+    pool = scripted_ticks([100] * 20)
+    ticker = Ticker(pool=pool, interval_seconds=60)  # type: ignore[arg-type]
+
+    assert len(asyncio.run(ticker.tick_round())) == 10
+    assert len(tick_calls(pool)) == 10
+    notes = [r for r in caplog.records if "more may be due" in r.getMessage()]
+    assert [r.fields for r in notes] == [{"calls": 10, "max_runs": 100}]  # type: ignore[attr-defined]
+
+
+def test_a_round_ends_when_another_tick_holds_the_lock():
+    pool = ScriptedPool(lambda query, params: (False, 0, 0) if query == TICK else (0, None, None))
+    ticker = Ticker(pool=pool, interval_seconds=60, max_runs=1)  # type: ignore[arg-type]
+    assert asyncio.run(ticker.tick_round()) == [TickResult(False, 0, 0)]
+
+
+def test_the_timer_ticks_a_whole_round_each_interval():
+    pool = scripted_ticks([3, 3, 1])
+    ticker = Ticker(pool=pool, interval_seconds=3600, max_runs=3)  # type: ignore[arg-type]
+
+    async def main() -> None:
+        task = asyncio.create_task(ticker.run())
+        while ticker.fired < 7:
+            await asyncio.sleep(0.01)
+        task.cancel()
+
+    asyncio.run(asyncio.wait_for(main(), 5))  # one interval is an hour: no second round
+    assert len(tick_calls(pool)) == 3
+
+
+@pytest.mark.parametrize("options", [{"max_runs": 0}, {"max_rounds": 0}])
+def test_max_runs_and_max_rounds_must_be_at_least_1(options):
+    with pytest.raises(ValueError, match="must be >= 1"):
+        Ticker(pool=scripted_ticks([]), interval_seconds=1, **options)  # type: ignore[arg-type]
 
 
 def test_alerts_once_per_newly_permanently_stalled_task(caplog):
@@ -76,7 +146,7 @@ def test_alerts_once_per_newly_permanently_stalled_task(caplog):
     sample = [{"flow_slug": "f", "run_id": "r", "step_slug": "s", "task_index": 0}]
 
     def answer(query, params):
-        if query == queries.TICK:
+        if query == TICK:
             return (True, 0, 0)
         if params["since"] is None:
             return (1, stamp, sample)
@@ -97,7 +167,7 @@ def test_the_timer_survives_database_and_unexpected_errors(caplog):
     calls = {"n": 0}
 
     def answer(query, params):
-        if query != queries.TICK:
+        if query != TICK:
             return (0, None, None)
         calls["n"] += 1
         if calls["n"] == 1:
@@ -127,6 +197,9 @@ def test_interval_setting_defaults_to_5_s_and_must_not_be_negative():
     assert WorkerConfig(dsn="x", tick_interval_seconds=0).tick_interval_seconds == 0
     with pytest.raises(ValueError, match="tick_interval_seconds must not be negative"):
         WorkerConfig(dsn="x", tick_interval_seconds=-1)
+    assert WorkerConfig(dsn="x", tick_interval_seconds=0.1).tick_interval_seconds == 0.1
+    with pytest.raises(ValueError, match=r"must be 0 \(never\) or at least 0.1, got 0.001"):
+        WorkerConfig(dsn="x", tick_interval_seconds=0.001)
 
 
 @pytest.fixture
@@ -152,6 +225,7 @@ def fake_worker(monkeypatch) -> list[WorkerConfig]:
         ((), 5.0),
         (("--tick-interval", "0.5"), 0.5),
         (("--tick-interval", "0"), 0),
+        (("--tick-interval", "0.1"), 0.1),
     ],
 )
 def test_cli_option_sets_the_interval(fake_worker, args, seconds):
@@ -199,4 +273,21 @@ def test_cli_refuses_the_option_with_an_alias_or_both_aliases(fake_worker, args)
     result = CliRunner().invoke(cli.main, ["--dsn", "dbname=x", *args, FLOW])
     assert result.exit_code == 2
     assert "give one" in result.output
+    assert fake_worker == []
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (("--tick-interval", "0.001"), "--tick-interval"),
+        (("--tick-interval", "0.09"), "--tick-interval"),
+        (("--requeue-stalled-interval", "0.001"), "--requeue-stalled-interval"),
+        (("--sweep-interval", "0.05"), "--sweep-interval"),
+    ],
+)
+def test_cli_refuses_an_interval_between_0_and_a_tenth_of_a_second(fake_worker, args, name):
+    result = CliRunner().invoke(cli.main, ["--dsn", "dbname=x", *args, FLOW])
+    assert result.exit_code == 2
+    assert f"Invalid value for {name}: " in result.output
+    assert "is too short: give 0 (never tick) or at least 0.1 s" in result.output
     assert fake_worker == []

@@ -91,30 +91,34 @@ def why_lines(state: RunState, events: Sequence[RunEvent]) -> list[tuple[str, st
     return []
 
 
-def wait_note(wait: RunWait) -> str:
+def wait_note(wait: RunWait, paused: bool = False) -> str:
     """What a waiting step waits for, from its ``get_run_waits`` row (database clock).
 
     ``waiting for signal approved since 3h, times out in 21h`` (no ``times out`` part
     without a timeout), ``sleeping until 2026-01-02 03:04:05, due in 2h``; once the
     deadline has passed and no tick fired it yet, ``timeout due`` / ``due now``, with how
-    long ago.
+    long ago and when it fires: at the next tick, or, for a paused run (``paused``), when
+    the run is resumed (ticks leave a paused run's waits alone; ``resume_run`` settles
+    them).
     """
     left = wait.seconds_left
     if wait.kind == "timer":
         if left is None:
             return f"sleeping since {compact_duration(wait.waited_seconds)}"
-        due = f"due in {compact_duration(left)}" if left > 0 else _overdue("due now", left)
-        return f"sleeping until {when(wait.deadline)}, {due}"
+        if left > 0:
+            return f"sleeping until {when(wait.deadline)}, due in {compact_duration(left)}"
+        return f"sleeping until {when(wait.deadline)}, {_overdue('due now', left, paused)}"
     note = f"waiting for signal {wait.signal_name} since {compact_duration(wait.waited_seconds)}"
     if left is None:
         return note
     if left > 0:
         return f"{note}, times out in {compact_duration(left)}"
-    return f"{note}, {_overdue('timeout due', left)}"
+    return f"{note}, {_overdue('timeout due', left, paused)}"
 
 
-def _overdue(what: str, seconds_left: float) -> str:
-    return f"{what} (since {compact_duration(-seconds_left)}; fires at the next tick)"
+def _overdue(what: str, seconds_left: float, paused: bool) -> str:
+    fires = "fires when the run is resumed" if paused else "fires at the next tick"
+    return f"{what} (since {compact_duration(-seconds_left)}; {fires})"
 
 
 def next_attempt(task: RetryingTask, run_status: str, now: datetime | None = None) -> str:

@@ -160,7 +160,8 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
     for label, text in formatting.why_lines(state, events):
         click.echo(f"{label:<8} {text}")
     click.echo("")
-    wait_notes = {w.step_slug: formatting.wait_note(w) for w in waits if w.waiting}
+    paused = state.status == "paused"
+    wait_notes = {w.step_slug: formatting.wait_note(w, paused) for w in waits if w.waiting}
     rows = []
     for step in state.steps:
         by_status = counts.get(step.step_slug, {})

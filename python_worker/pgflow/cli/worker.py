@@ -24,7 +24,7 @@ import click
 from pgflow.cli.util import command_dsn
 from pgflow.dsl import Flow
 from pgflow.errors import FlowDefinitionError, PgflowError
-from pgflow.worker.config import WorkerConfig
+from pgflow.worker.config import MIN_TICK_INTERVAL_SECONDS, WorkerConfig
 from pgflow.worker.log import LOG_FORMATS, LogFormat, configure_logging
 from pgflow.worker.runner import Worker
 
@@ -134,7 +134,8 @@ def load_flow(reference: str) -> Flow:
     show_default=True,
     help="Seconds between pgflow.tick() calls, which fire the waits past their deadline "
     "(signal timeouts, timers) and requeue the tasks of dead workers; one tick runs at a "
-    "time across all workers (0: never, leave it to pg_cron or another worker).",
+    "time across all workers (0: never, leave it to pg_cron or another worker; "
+    "otherwise at least 0.1).",
 )
 @click.option(
     "--requeue-stalled-interval",
@@ -257,10 +258,12 @@ def _tick_interval(tick_interval: float, aliases: dict[str, float | None]) -> fl
 
     Raises:
         click.UsageError: more than one of the option and its aliases was given.
+        click.BadParameter: the value is between 0 and 0.1 s, exclusive (0 means never;
+            a shorter period only loads the database).
     """
     given = {name: value for name, value in aliases.items() if value is not None}
     if not given:
-        return tick_interval
+        return _check_tick_interval("--tick-interval", tick_interval)
     source = click.get_current_context().get_parameter_source("tick_interval")
     if source is not click.core.ParameterSource.DEFAULT:
         given = {"--tick-interval": tick_interval, **given}
@@ -270,8 +273,19 @@ def _tick_interval(tick_interval: float, aliases: dict[str, float | None]) -> fl
             "aliases of --tick-interval): give one"
         )
     ((name, value),) = given.items()
+    value = _check_tick_interval(name, value)
     click.echo(f"pgflow-worker: {name} is deprecated; use --tick-interval", err=True)
     return value
+
+
+def _check_tick_interval(name: str, seconds: float) -> float:
+    if 0 < seconds < MIN_TICK_INTERVAL_SECONDS:
+        raise click.BadParameter(
+            f"{seconds:g} s is too short: give 0 (never tick) or at least "
+            f"{MIN_TICK_INTERVAL_SECONDS:g} s",
+            param_hint=name,
+        )
+    return seconds
 
 
 if __name__ == "__main__":

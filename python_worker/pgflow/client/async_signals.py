@@ -35,6 +35,9 @@ class AsyncSignals:
     ) -> SignalResult:
         """Send signal ``name`` to a run; see :meth:`pgflow.Client.send_signal`.
 
+        ``payload`` is a JSON-serialisable value or a
+        :class:`~pgflow.client.records.RawJson`, JSON text sent exactly as written.
+
         Returns:
             The stored signal (``status`` taken or pending, ``duplicate``).
 

@@ -149,7 +149,8 @@ RETRYING_TASKS: Final[LiteralString] = (
 #: ``pgflow.send_signal``: store signal ``signal_name`` for a run (a waiting step takes it
 #: at once): one row (signal_id, run_id, signal_name, payload, idempotency_key, status,
 #: received_at, taken_at, taken_by_step, actor, reason, duplicate), pgflow.signal_result.
-#: ``payload`` is JSON text or NULL (stored as JSON null).
+#: ``payload`` is JSON text or NULL (stored as JSON null), cast by PostgreSQL as sent, so
+#: its numbers are stored exactly as written.
 SEND_SIGNAL: Final[LiteralString] = (
     "select signal_id, run_id, signal_name, payload, idempotency_key, status, received_at,"
     " taken_at, taken_by_step, actor, reason, duplicate from pgflow.send_signal("

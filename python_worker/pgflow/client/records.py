@@ -4,7 +4,8 @@ Runs and step states are built from the JSON the SQL API returns (``to_jsonb`` o
 ``pgflow.runs`` and ``pgflow.step_states`` rows, ``pgflow.get_run_with_states``); the
 run-control records (:class:`RunControlResult`, :class:`RunEvent`, :class:`RetryingTask`)
 and the signal records (:class:`SignalResult`, :class:`RunWait`) from the rows of their
-statements. Timestamps become aware datetimes.
+statements. Timestamps become aware datetimes. :class:`RawJson` goes the other way: JSON
+text a caller sends as it is (a signal payload).
 """
 
 from __future__ import annotations
@@ -277,6 +278,22 @@ class RetryingTask:
         """Build from a row of :data:`pgflow.client.queries.RETRYING_TASKS`."""
         step_slug, task_index, attempts_count, error_message, failed_at, next_at = row
         return cls(step_slug, task_index, attempts_count, error_message, failed_at, next_at)
+
+
+@dataclass(frozen=True)
+class RawJson:
+    """JSON text to send exactly as written, in place of a Python value.
+
+    ``Client.send_signal(run_id, "approved", RawJson('{"amount": 1.10}'))`` stores the
+    text as it is: jsonb keeps numbers exactly (``1.10``, ``1e400``, 30-digit decimals),
+    which a Python value would not (``json.loads`` makes floats of them). The text is
+    checked before anything is sent (see :func:`pgflow.client.signal_plans.check_json_text`).
+
+    Attributes:
+        text: the JSON text (any JSON value; surrounding whitespace allowed).
+    """
+
+    text: str
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The plans of ``send_signal`` and ``get_run_waits``, written once for both clients.
 
 Plans as in :mod:`pgflow.client.plans`. Arguments are checked before anything is sent (a
-run id that is not a uuid, a blank actor, a payload that is not JSON); database errors
+run id that is not a uuid, a blank actor, a payload that is not JSON, JSON text given as
+:class:`~pgflow.client.records.RawJson` that PostgreSQL would refuse); database errors
 become pgflow errors as for the run-control verbs (:func:`pgflow.client.control_plans.translate`):
 SQLSTATE 55000 :class:`~pgflow.errors.RunStateError`, P0002
 :class:`~pgflow.errors.RunNotFound`, 22023 and 54000
@@ -20,24 +21,93 @@ import psycopg
 from pgflow.client import queries
 from pgflow.client.control_plans import check_actor, translate
 from pgflow.client.plans import Plan, canonical_run_id
-from pgflow.client.records import RunWait, SignalResult
+from pgflow.client.records import RawJson, RunWait, SignalResult
 from pgflow.errors import InvalidControlArgument, PermissionDenied
 
 
 def encode_signal_payload(value: Any) -> str | None:
-    """Serialise a signal payload as JSON text (None stays None: stored as JSON null).
+    """The JSON text of a signal payload (None stays None: stored as JSON null).
+
+    A :class:`~pgflow.client.records.RawJson` is checked (:func:`check_json_text`) and its
+    text sent as it is, so the stored numbers are exactly the ones written; any other
+    value is serialised with ``json.dumps``.
 
     Raises:
-        InvalidControlArgument: the value is not JSON-serialisable (a set, an object, NaN).
+        InvalidControlArgument: the value is not JSON-serialisable (a set, an object, NaN),
+            or the RawJson text is not JSON that PostgreSQL accepts.
     """
     if value is None:
         return None
+    if isinstance(value, RawJson):
+        try:
+            return check_json_text(value.text)
+        except InvalidControlArgument as exc:
+            raise InvalidControlArgument(f"signal payload is not JSON: {exc}") from exc
     try:
         return json.dumps(value, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidControlArgument(
             f"signal payload is not JSON-serialisable ({type(value).__name__}): {exc}"
         ) from exc
+
+
+def check_json_text(text: object) -> str:
+    r"""Check that ``text`` is JSON PostgreSQL's jsonb accepts; return it unchanged.
+
+    Stricter than ``json.loads`` where PostgreSQL is: ``NaN``, ``Infinity`` and
+    ``-Infinity`` are refused, and so are the string escapes jsonb cannot store (``\u0000``,
+    an unpaired surrogate such as ``\ud800``). Numbers are not converted (any size or
+    precision passes; jsonb keeps them exactly).
+
+    Args:
+        text: the JSON text.
+
+    Returns:
+        ``text``, unchanged.
+
+    Raises:
+        InvalidControlArgument: ``text`` is not a str, or not such JSON; the message says
+            why, without prefix (e.g. ``Expecting value: line 1 column 2 (char 1)``).
+    """
+    if not isinstance(text, str):
+        raise InvalidControlArgument(f"JSON text must be a str, got {type(text).__name__}")
+    try:
+        value = json.loads(
+            text, parse_constant=_refuse_constant, parse_int=_number, parse_float=_number
+        )
+    except RecursionError as exc:
+        raise InvalidControlArgument("JSON text is nested too deeply") from exc
+    except ValueError as exc:
+        raise InvalidControlArgument(str(exc)) from exc
+    _check_strings(value)
+    return text
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _number(text: str) -> int:
+    return 0  # only the syntax matters: no int/float conversion, no digit limit
+
+
+def _check_strings(value: Any) -> None:
+    """Refuse the strings (values and keys) jsonb cannot store: NUL, unpaired surrogates."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and any(
+            char == "\x00" or "\ud800" <= char <= "\udfff" for char in item
+        ):
+            raise InvalidControlArgument(
+                "a string holds \\u0000 or an unpaired surrogate (\\ud800 to \\udfff), "
+                "which PostgreSQL's jsonb cannot store"
+            )
 
 
 def _check_text(what: str, value: object, optional: bool = False) -> Any:

@@ -35,7 +35,7 @@ class Signals:
         actor: str = "app",
         reason: str | None = None,
     ) -> SignalResult:
-        """Send signal ``name`` with ``payload`` to a run (``pgflow.send_signal``).
+        r"""Send signal ``name`` with ``payload`` to a run (``pgflow.send_signal``).
 
         A step of the run waiting for that name (and whose ``signal_match`` the payload
         contains) takes it at once, in this call: its handler's task is queued (the
@@ -47,7 +47,12 @@ class Signals:
             run_id: the run's uuid.
             name: the signal's name (1 to 128 characters, not blank, no control
                 characters or surrounding spaces), e.g. ``"approved"``.
-            payload: any JSON-serialisable value (None is stored as JSON null).
+            payload: any JSON-serialisable value (None is stored as JSON null), or
+                :class:`~pgflow.client.records.RawJson` (``RawJson('{"amount": 1.10}')``)
+                to send JSON text exactly as written: jsonb keeps its numbers as they are
+                (``1.10``, ``1e400``, long decimals), which Python floats would not.
+                The text is checked first: not JSON, ``NaN``/``Infinity``, ``\u0000`` or
+                an unpaired surrogate is refused (nothing is sent).
             idempotency_key: makes a retry safe: when the run already has a signal with
                 this key (at most 255 characters), nothing is stored or woken and that
                 first signal is returned with ``duplicate=True``, whatever the run's
@@ -57,15 +62,17 @@ class Signals:
 
         Returns:
             The stored signal: ``status`` ``taken`` (``taken_by_step`` says by which step)
-            or ``pending``, and ``duplicate``.
+            or ``pending``, and ``duplicate``; its ``payload`` read back as a Python value
+            (the stored jsonb keeps a RawJson's numbers exactly).
 
         Raises:
             RunStateError: the run is completed, failed or cancelled (``.status`` says
                 which); nothing was stored.
             RunNotFound: no run has this id.
             InvalidRunId: ``run_id`` is not a uuid (nothing is sent).
-            InvalidControlArgument: ``payload`` is not JSON-serialisable or ``actor`` is
-                blank (nothing is sent); or the database refused the name, the actor, a
+            InvalidControlArgument: ``payload`` is not JSON-serialisable, or is a RawJson
+                whose text PostgreSQL would refuse, or ``actor`` is blank (nothing is
+                sent); or the database refused the name, the actor, a
                 key over 255 characters or a payload over ``pgflow.max_payload_bytes``.
             PermissionDenied: the database role lacks ``pgflow_client`` and
                 ``pgflow_operator``.

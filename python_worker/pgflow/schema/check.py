@@ -421,7 +421,7 @@ def _check_cron(out: Findings, cron: Mapping[str, Any], database: str | None) ->
             "cron_job_missing",
             f"pg_cron is installed but has no {CRON_JOB} job for this database: wait "
             "timeouts, timers and stalled tasks are only handled while pgflow workers run "
-            "(each calls pgflow.tick() every 5 s)",
+            "(each calls pgflow.tick() every --tick-interval seconds, 5 by default)",
             hint=schedule,
         )
     elif not any(j.get("active", True) in (True, "true") for j in jobs):

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
+
+#: The shortest tick interval accepted, in seconds (0, never, is accepted too): a tick
+#: takes a lock and scans the due waits, so calling it hundreds of times a second only
+#: loads the database.
+MIN_TICK_INTERVAL_SECONDS: Final = 0.1
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -32,7 +38,8 @@ class WorkerConfig:
         heartbeat_interval_seconds: period of ``pgflow.worker_heartbeat``, and of the check
             for cancelled tasks while handlers run (``ctx.cancelled``).
         tick_interval_seconds: period of the worker's ``pgflow.tick()`` calls, the first
-            one at start (0 = never; then a pg_cron job or another worker must call it).
+            one at start (0 = never; then a pg_cron job or another worker must call it;
+            otherwise at least :data:`MIN_TICK_INTERVAL_SECONDS`, 0.1 s).
             A tick fires the waits whose deadline passed (signal timeouts, timers) and
             requeues stalled tasks; one tick runs at a time across all workers (a try
             lock in SQL), so a wait fires within about this long after its deadline.
@@ -74,7 +81,12 @@ class WorkerConfig:
     loop_block_warning_seconds: float = 1.0
 
     def __post_init__(self) -> None:
-        """Reject settings that cannot work."""
+        """Reject settings that cannot work.
+
+        Raises:
+            ValueError: a count or period that must be positive is not, a delay is
+                negative, or ``tick_interval_seconds`` is between 0 and 0.1 (exclusive).
+        """
         positive = {
             "max_concurrency": self.max_concurrency,
             "batch_size": self.batch_size,
@@ -96,6 +108,11 @@ class WorkerConfig:
         }.items():
             if value < 0:
                 raise ValueError(f"{name} must not be negative, got {value}")
+        if 0 < self.tick_interval_seconds < MIN_TICK_INTERVAL_SECONDS:
+            raise ValueError(
+                f"tick_interval_seconds must be 0 (never) or at least "
+                f"{MIN_TICK_INTERVAL_SECONDS}, got {self.tick_interval_seconds}"
+            )
 
 
 class Backoff:

@@ -167,10 +167,12 @@ CANCELLED_TASKS: Final[LiteralString] = (
     "step_slugs => %(step_slugs)s::text[], task_indexes => %(task_indexes)s::int[])"
 )
 
-#: Fire the waits past their deadline, then requeue stalled tasks: one row (ran,
-#: fired_waits, requeued_tasks); ran is false when another tick held the try lock (a
-#: concurrent call does nothing, so many workers calling it at once are fine).
-TICK: Final[LiteralString] = "select ran, fired_waits, requeued_tasks from pgflow.tick()"
+#: Fire the waits past their deadline in at most ``max_runs`` runs, then requeue stalled
+#: tasks: one row (ran, fired_waits, requeued_tasks); ran is false when another tick held
+#: the try lock (a concurrent call does nothing, so many workers calling it are fine).
+TICK: Final[LiteralString] = (
+    "select ran, fired_waits, requeued_tasks from pgflow.tick(max_runs => %(max_runs)s::int)"
+)
 
 #: The signal that ended the wait of a step (signal_id, signal_name, payload, received_at,
 #: timed_out), for ``ctx.signal``: no row when the step's wait has not ended with a signal

@@ -12,7 +12,10 @@
 
 Every worker process calls it at start and then every ``tick_interval_seconds``
 (``--tick-interval``, 5 s by default, so a wait fires within about that long after its
-deadline). The SQL takes a try advisory lock: one tick runs at a time across all workers,
+deadline). One call fires the due waits of at most ``max_runs`` runs (100); while a call
+fires that many waits or more (more may be due), the ticker calls again at once, up to
+``max_rounds`` calls (10) per interval, so a backlog drains without waiting an interval
+per hundred runs. The SQL takes a try advisory lock: one tick runs at a time across all workers,
 a concurrent call returns at once having done nothing, so many workers cost nothing. A
 pg_cron job may call it instead or as well (``pgflow.setup_tick_cron``). In upstream mode
 (a database with upstream pgflow's SQL only, which has no ``tick``) the worker calls
@@ -27,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
@@ -37,6 +40,12 @@ from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import fields
 
 logger = logging.getLogger("pgflow.worker")
+
+#: Runs whose due waits one ``pgflow.tick()`` call fires, at most (its ``max_runs``).
+DEFAULT_MAX_RUNS: Final = 100
+
+#: ``pgflow.tick()`` calls in a row, at most, before the ticker sleeps an interval.
+DEFAULT_MAX_ROUNDS: Final = 10
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,10 @@ class TickResult:
 
 
 class Ticker:
-    """Call ``pgflow.tick()`` at start and every ``interval_seconds``.
+    """Call ``pgflow.tick()`` at start and every ``interval_seconds``, more while waits pile up.
+
+    Each interval starts a round (:meth:`tick_round`): ``pgflow.tick(max_runs)`` again at
+    once while a call fired ``max_runs`` waits or more, at most ``max_rounds`` calls.
 
     After each call, tasks left permanently stalled and still started (by versions before
     0.2.0, which did not apply ``when_exhausted`` to them) are logged as an error, once per
@@ -65,13 +77,30 @@ class Ticker:
 
     Args:
         pool: the worker's connection pool (one connection per call, returned at once).
-        interval_seconds: seconds between two calls (> 0; the worker does not create a
+        interval_seconds: seconds between two rounds (> 0; the worker does not create a
             ticker when the setting is 0).
+        max_runs: ``pgflow.tick``'s ``max_runs`` (>= 1): runs whose due waits one call
+            fires, at most.
+        max_rounds: calls per round, at most (>= 1).
+
+    Raises:
+        ValueError: ``max_runs`` or ``max_rounds`` is below 1.
     """
 
-    def __init__(self, *, pool: AsyncConnectionPool, interval_seconds: float) -> None:
+    def __init__(
+        self,
+        *,
+        pool: AsyncConnectionPool,
+        interval_seconds: float,
+        max_runs: int = DEFAULT_MAX_RUNS,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+    ) -> None:
+        if max_runs < 1 or max_rounds < 1:
+            raise ValueError(f"max_runs and max_rounds must be >= 1, got {max_runs}, {max_rounds}")
         self._pool = pool
         self._interval_seconds = interval_seconds
+        self._max_runs = max_runs
+        self._max_rounds = max_rounds
         #: Latest permanently_stalled_at already reported (database time; None: none yet).
         self._stalled_reported_until: Any = None
         #: Waits fired by this process's calls, in total.
@@ -80,14 +109,14 @@ class Ticker:
         self.requeued = 0
 
     async def run(self) -> None:
-        """Tick now and every ``interval_seconds`` until cancelled.
+        """Tick a round now and every ``interval_seconds`` until cancelled.
 
         Never raises: a database error is logged as a warning, any other exception as an
-        error with its traceback, and the next tick tries again.
+        error with its traceback (the round ends there), and the next round tries again.
         """
         while True:
             try:
-                await self.tick_once()
+                await self.tick_round()
             except (psycopg.Error, PoolTimeout) as exc:
                 logger.warning("tick failed", extra=fields(error=error_text(exc)))
             except Exception as exc:  # a timer never dies: log and try again next time
@@ -98,8 +127,34 @@ class Ticker:
                 )
             await asyncio.sleep(self._interval_seconds)
 
+    async def tick_round(self) -> list[TickResult]:
+        """Call :meth:`tick_once` until the waits due are all fired, ``max_rounds`` at most.
+
+        A call that fired fewer than ``max_runs`` waits, or did not run (another tick held
+        the lock: that one covers it), ends the round; one that fired ``max_runs`` or more
+        may have left due waits behind, so the next call follows at once.
+
+        Returns:
+            What each call did, in order (1 to ``max_rounds`` results).
+
+        Raises:
+            psycopg.Error: the database failed a call (those before it stay done).
+            PoolTimeout: no pooled connection became free in time.
+        """
+        results: list[TickResult] = []
+        for _ in range(self._max_rounds):
+            result = await self.tick_once()
+            results.append(result)
+            if not result.ran or result.fired_waits < self._max_runs:
+                return results
+        logger.info(
+            "every tick of the round fired max_runs waits: more may be due, next interval",
+            extra=fields(calls=len(results), max_runs=self._max_runs),
+        )
+        return results
+
     async def tick_once(self) -> TickResult:
-        """Call ``pgflow.tick()`` once, log what it did, and report new permanent stalls.
+        """Call ``pgflow.tick(max_runs)`` once, log what it did, report new permanent stalls.
 
         Returns:
             What the call did (``ran`` False and zeros when another tick held the lock).
@@ -109,7 +164,7 @@ class Ticker:
             PoolTimeout: no pooled connection became free in time.
         """
         async with self._pool.connection() as conn:
-            cur = await conn.execute(queries.TICK)
+            cur = await conn.execute(queries.TICK, {"max_runs": self._max_runs})
             row = await cur.fetchone()
             result = TickResult(
                 ran=bool(row and row[0]),
