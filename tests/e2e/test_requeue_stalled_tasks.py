@@ -134,7 +134,7 @@ def _requeueing_backend(conn):
     requeue_stalled_tasks part), if any."""
     row = conn.execute(
         "select pid from pg_stat_activity where application_name like 'pgflow-worker:%%' "
-        "and query like '%%pgflow.tick()%%' and wait_event_type = 'Lock'"
+        "and query like '%%pgflow.tick(%%' and wait_event_type = 'Lock'"
     ).fetchone()
     return row[0] if row else None
 
