@@ -211,7 +211,8 @@ begin
   end if;
   with done as (
     update pgflow.step_states as ss
-    set status = 'completed', started_at = ws.waiting_since, completed_at = now(), initial_tasks = 0,
+    set status = 'completed', started_at = greatest(ws.waiting_since, ss.created_at), completed_at = now(),
+        initial_tasks = 0,
         remaining_tasks = 0, output = d.output
     from unnest(v_done, v_outputs) as d (step_slug, output), pgflow.wait_states as ws
     where ss.run_id = _finish_waits.run_id and ss.step_slug = d.step_slug and ss.status = 'waiting'
