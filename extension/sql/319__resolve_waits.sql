@@ -151,14 +151,8 @@ begin
                                 v_fail.error_message);
       return;
     end if;
-    perform pgflow._skip_steps(_finish_waits.run_id, array[v_fail.step_slug], 'timed_out', v_fail.error_message);
-    if v_fail.when_exhausted = 'skip-cascade' then
-      update pgflow.runs as r set remaining_steps = r.remaining_steps - 1
-      where r.run_id = _finish_waits.run_id;
-      perform pgflow._cascade_force_skip_steps(_finish_waits.run_id, v_fail.step_slug, 'timed_out');
-    else
-      perform pgflow._release_dependents(array[_finish_waits.run_id], array[v_fail.step_slug]);
-    end if;
+    perform pgflow._skip_exhausted_step(_finish_waits.run_id, v_fail.step_slug, v_fail.when_exhausted,
+                                        'timed_out', v_fail.error_message);
   end loop;
 
   -- The other outcomes, by what the step does next.
