@@ -11,7 +11,8 @@ cluster in :mod:`pgflow.dev`, every exception in :mod:`pgflow.errors`.
 
 from pgflow._version import __version__
 from pgflow.client import AsyncClient, Client, Run, RunState, StepState
-from pgflow.client.records import RetryingTask, RunControlResult, RunEvent, RunWait, SignalResult
+from pgflow.client.records import RetryingTask, RunControlResult, RunEvent
+from pgflow.client.signal_records import RunWait, SignalResult
 from pgflow.context import Context, Signal
 from pgflow.dsl import Flow, Job, Step, Wait
 from pgflow.errors import (

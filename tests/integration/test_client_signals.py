@@ -21,7 +21,7 @@ from pgflow import (
     RunStateError,
 )
 from pgflow.client import RunWait, SignalResult
-from pgflow.client.records import RawJson
+from pgflow.client.signal_records import RawJson
 from tests.integration.failing_runs import run_status, step_status
 from tests.integration.wait_flows import (
     define_approval_flow,

@@ -51,7 +51,10 @@ def test_install_without_createrole_works_and_setup_security_grants_later(
 
     assert (report.pgmq, report.pgflow, report.pgflow_version) == ("sql", "sql", pgflow.__version__)
     assert report.missing_roles == (
-        "pgflow_worker", "pgflow_client", "pgflow_operator", "pgflow_upstream_worker"
+        "pgflow_worker",
+        "pgflow_client",
+        "pgflow_operator",
+        "pgflow_upstream_worker",
     )
     assert "select pgflow.setup_security()" in str(report)
     missing = [n for n in notices if "may not create it" in n]
@@ -73,7 +76,10 @@ def test_install_without_createrole_works_and_setup_security_grants_later(
     granted = scalar(dsn, "select pgflow.setup_security()")
 
     assert granted == [
-        "pgflow_worker", "pgflow_client", "pgflow_operator", "pgflow_upstream_worker"
+        "pgflow_worker",
+        "pgflow_client",
+        "pgflow_operator",
+        "pgflow_upstream_worker",
     ]
     assert scalar(
         dsn,

@@ -17,7 +17,7 @@ import pytest
 from pgflow.cli.formatting import compact_duration, wait_note, when
 from pgflow.cli.signal import UNKNOWN_WHY, describe, payload_option, pending_why
 from pgflow.client import RunWait, SignalResult
-from pgflow.client.records import RawJson
+from pgflow.client.signal_records import RawJson
 
 SINCE = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
 RUN_ID = str(uuid.uuid4())

@@ -8,7 +8,7 @@ signal was stored (or was a duplicate of one stored before), 1 when the run is u
 finished or the database refused it, 2 for usage errors (``--payload`` not JSON: nothing
 is sent).
 
-``--payload`` is sent as the JSON text given (:class:`~pgflow.client.records.RawJson`),
+``--payload`` is sent as the JSON text given (:class:`~pgflow.client.signal_records.RawJson`),
 never parsed into Python and written again, so jsonb stores its numbers exactly
 (``1.10``, ``1e400``, 30-digit decimals).
 """
@@ -25,8 +25,8 @@ import psycopg
 from pgflow.cli.control import actor_options
 from pgflow.cli.util import click_dsn, db_error_message
 from pgflow.client import Client, RunWait, SignalResult
-from pgflow.client.records import RawJson
 from pgflow.client.signal_plans import check_json_text
+from pgflow.client.signal_records import RawJson
 from pgflow.errors import InvalidControlArgument, PgflowError
 
 #: Why a signal is pending when the run's status and waits could not be read.

@@ -25,10 +25,9 @@ from pgflow.client.records import (
     RunControlResult,
     RunEvent,
     RunState,
-    RunWait,
-    SignalResult,
     StepState,
 )
+from pgflow.client.signal_records import RunWait, SignalResult
 from pgflow.client.sync_client import Client
 
 __all__ = [

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from pgflow.client import signal_plans
 from pgflow.client.plans import Plan
-from pgflow.client.records import RunWait, SignalResult
+from pgflow.client.signal_records import RunWait, SignalResult
 
 T = TypeVar("T")
 
@@ -36,7 +36,7 @@ class AsyncSignals:
         """Send signal ``name`` to a run; see :meth:`pgflow.Client.send_signal`.
 
         ``payload`` is a JSON-serialisable value or a
-        :class:`~pgflow.client.records.RawJson`, JSON text sent exactly as written.
+        :class:`~pgflow.client.signal_records.RawJson`, JSON text sent exactly as written.
 
         Returns:
             The stored signal (``status`` taken or pending, ``duplicate``).

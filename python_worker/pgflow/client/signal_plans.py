@@ -2,7 +2,7 @@
 
 Plans as in :mod:`pgflow.client.plans`. Arguments are checked before anything is sent (a
 run id that is not a uuid, a blank actor, a payload that is not JSON, JSON text given as
-:class:`~pgflow.client.records.RawJson` that PostgreSQL would refuse); database errors
+:class:`~pgflow.client.signal_records.RawJson` that PostgreSQL would refuse); database errors
 become pgflow errors as for the run-control verbs (:func:`pgflow.client.control_plans.translate`):
 SQLSTATE 55000 :class:`~pgflow.errors.RunStateError`, P0002
 :class:`~pgflow.errors.RunNotFound`, 22023 and 54000
@@ -21,14 +21,14 @@ import psycopg
 from pgflow.client import queries
 from pgflow.client.control_plans import check_actor, translate
 from pgflow.client.plans import Plan, canonical_run_id
-from pgflow.client.records import RawJson, RunWait, SignalResult
+from pgflow.client.signal_records import RawJson, RunWait, SignalResult
 from pgflow.errors import InvalidControlArgument, PermissionDenied
 
 
 def encode_signal_payload(value: Any) -> str | None:
     """The JSON text of a signal payload (None stays None: stored as JSON null).
 
-    A :class:`~pgflow.client.records.RawJson` is checked (:func:`check_json_text`) and its
+    A :class:`~pgflow.client.signal_records.RawJson` is checked (:func:`check_json_text`) and its
     text sent as it is, so the stored numbers are exactly the ones written; any other
     value is serialised with ``json.dumps``.
 

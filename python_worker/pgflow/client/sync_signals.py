@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pgflow.client import signal_plans
 from pgflow.client.plans import Plan
-from pgflow.client.records import RunWait, SignalResult
+from pgflow.client.signal_records import RunWait, SignalResult
 
 T = TypeVar("T")
 
@@ -48,7 +48,7 @@ class Signals:
             name: the signal's name (1 to 128 characters, not blank, no control
                 characters or surrounding spaces), e.g. ``"approved"``.
             payload: any JSON-serialisable value (None is stored as JSON null), or
-                :class:`~pgflow.client.records.RawJson` (``RawJson('{"amount": 1.10}')``)
+                :class:`~pgflow.client.signal_records.RawJson` (``RawJson('{"amount": 1.10}')``)
                 to send JSON text exactly as written: jsonb keeps its numbers as they are
                 (``1.10``, ``1e400``, long decimals), which Python floats would not.
                 The text is checked first: not JSON, ``NaN``/``Infinity``, ``\u0000`` or
@@ -91,7 +91,7 @@ class Signals:
     def get_run_waits(self, run_id: str | uuid.UUID) -> list[RunWait]:
         """Return what a run's steps wait or waited for, in step order.
 
-        One :class:`~pgflow.client.records.RunWait` per step that waits or waited (for a
+        One :class:`~pgflow.client.signal_records.RunWait` per step that waits or waited (for a
         signal, or a timer), with ``waited_seconds`` and ``seconds_left`` measured on the
         database clock. Reads only.
 
