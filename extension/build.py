@@ -49,7 +49,7 @@ UPSTREAM_TABLES = frozenset(
 ADOPT_SCRIPT = "pgflow-adopt-upstream-0.14.sql"
 ADOPT_HAND = "adopt/upstream-0.14.sql"
 _NEW_TABLE = re.compile(r"create\s+table\s+pgflow\.(\w+)", re.I)
-_CREATE_INDEX = re.compile(r"create\s+index\s+(?!if\s+not\s+exists)", re.I)
+_CREATE_INDEX = re.compile(r"create\s+(unique\s+)?index\s+(?!if\s+not\s+exists)", re.I)
 _CREATE_VIEW = re.compile(r"create\s+view\s+", re.I)
 
 
@@ -291,7 +291,13 @@ def adopt_statements(files: list[tuple[str, str]]) -> list[str]:
             elif low.startswith("insert into pgflow.installed_versions"):
                 out.append(statement)
             elif _CREATE_INDEX.match(code):
-                out.append(_CREATE_INDEX.sub("create index if not exists ", statement, count=1))
+                out.append(
+                    _CREATE_INDEX.sub(
+                        lambda m: f"create {'unique ' if m[1] else ''}index if not exists ",
+                        statement,
+                        count=1,
+                    )
+                )
             elif _CREATE_VIEW.match(code):
                 out.append(_CREATE_VIEW.sub("create or replace view ", statement, count=1))
             elif _OBJECT_COMMENT.match(code):

@@ -35,3 +35,7 @@ $$;
 
 -- Wait steps and signals (#13): the result type of send_signal.
 -- include: sql/022_type_signal_result.sql
+
+-- Keyed starts, concurrency limits, max_in_flight and deadlines (#14).
+-- include: sql/023_type_start_flow_result.sql
+-- include: changes/0.2.0-keyed-starts.sql

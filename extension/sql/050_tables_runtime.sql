@@ -49,7 +49,14 @@ create table pgflow.runs (
   cancelled_at timestamptz,
   paused_at timestamptz,
   rerun_of uuid,
-  constraint status_is_valid check (status in ('started', 'failed', 'completed', 'cancelled', 'paused')),
+  idempotency_key text,
+  concurrency_key text,
+  deadline timestamptz,
+  queued_at timestamptz,
+  queue_seq bigint,
+  expired_at timestamptz,
+  constraint status_is_valid
+    check (status in ('started', 'failed', 'completed', 'cancelled', 'paused', 'queued', 'expired')),
   constraint runs_remaining_steps_check check (remaining_steps >= 0),
   constraint completed_at_or_failed_at check (not (completed_at is not null and failed_at is not null)),
   constraint completed_at_is_after_started_at check (completed_at is null or completed_at >= started_at),
@@ -59,15 +66,34 @@ create table pgflow.runs (
 comment on table pgflow.runs is
 'One row per run (one execution of a flow with a jsonb input). status started -> completed
 | failed | cancelled, started <-> paused (pause_run / resume_run), failed -> started
-(retry_run). remaining_steps counts steps not yet completed or skipped. output is the
-object of completed leaf-step outputs, set at completion. pgflow-py columns: cancelled_at
-(cancel_run), paused_at (set while paused), rerun_of (the run this one reruns,
-rerun_flow).';
+(retry_run), queued -> started (a concurrency slot freed) | cancelled | expired, started
+| paused -> expired (its deadline passed). remaining_steps counts steps not yet completed
+or skipped. output is the object of completed leaf-step outputs, set at completion.
+pgflow-py columns: cancelled_at (cancel_run), paused_at (set while paused), rerun_of (the
+run this one reruns, rerun_flow), idempotency_key (start_flow: one run per flow and key),
+concurrency_key (start_flow: runs of a flow with the same key share the flow''s
+concurrency_limit), deadline (when the run expires if it has not finished: start_flow''s
+deadline, else now + the flow''s run_timeout), queued_at and queue_seq (set when the run was
+created queued: since when, and its place in the start order), expired_at (the tick
+expired it).';
 
 create index idx_runs_flow_slug on pgflow.runs (flow_slug);
 create index idx_runs_status on pgflow.runs (status);
-create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at, cancelled_at)))
-  where status in ('completed', 'failed', 'cancelled');
+create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at, cancelled_at, expired_at)))
+  where status in ('completed', 'failed', 'cancelled', 'expired');
+-- pgflow-py: one run per flow and idempotency key (start_flow finds the existing one here).
+create unique index idx_runs_idempotency_key on pgflow.runs (flow_slug, idempotency_key)
+  where idempotency_key is not null;
+-- pgflow-py: the unfinished runs of a concurrency key (slots held, and the queue in order).
+create index idx_runs_concurrency_key on pgflow.runs (flow_slug, concurrency_key, queue_seq)
+  where concurrency_key is not null and status in ('queued', 'started', 'paused');
+-- pgflow-py: unfinished runs with a deadline (the tick expires them).
+create index idx_runs_deadline on pgflow.runs (deadline)
+  where deadline is not null and status in ('queued', 'started', 'paused');
+
+-- pgflow-py: the start order of queued runs (runs.queue_seq), drawn only for a run created
+-- queued.
+create sequence pgflow.runs_queue_seq;
 
 create table pgflow.step_states (
   flow_slug text not null references pgflow.flows (flow_slug),

@@ -12,7 +12,8 @@ create function pgflow.add_step(
   required_input_pattern jsonb default null,
   forbidden_input_pattern jsonb default null,
   when_unmet text default 'skip',
-  when_exhausted text default 'fail'
+  when_exhausted text default 'fail',
+  max_in_flight int default null
 )
 returns pgflow.steps
 language plpgsql
@@ -88,6 +89,7 @@ begin
   perform pgflow._validate_step_options(add_step.step_slug, add_step.max_attempts,
     add_step.base_delay, add_step.timeout, add_step.start_delay, add_step.required_input_pattern,
     add_step.forbidden_input_pattern, add_step.when_unmet, add_step.when_exhausted);
+  perform pgflow._validate_option('max_in_flight', add_step.max_in_flight, 1);
 
   -- GUARD: an existing step with the same dependencies is returned unchanged.
   select s.* into v_step
@@ -112,7 +114,7 @@ begin
   insert into pgflow.steps (
     flow_slug, step_slug, step_type, step_index, deps_count,
     opt_max_attempts, opt_base_delay, opt_timeout, opt_start_delay,
-    required_input_pattern, forbidden_input_pattern, when_unmet, when_exhausted
+    required_input_pattern, forbidden_input_pattern, when_unmet, when_exhausted, opt_max_in_flight
   )
   values (
     add_step.flow_slug,
@@ -127,7 +129,8 @@ begin
     add_step.required_input_pattern,
     add_step.forbidden_input_pattern,
     add_step.when_unmet,
-    add_step.when_exhausted
+    add_step.when_exhausted,
+    add_step.max_in_flight
   )
   returning * into v_step;
 
@@ -139,7 +142,7 @@ begin
 end;
 $$;
 
-comment on function pgflow.add_step(text, text, text[], int, int, int, int, text, jsonb, jsonb, text, text) is
+comment on function pgflow.add_step(text, text, text[], int, int, int, int, text, jsonb, jsonb, text, text, int) is
 'Appends step step_slug to flow flow_slug and returns the steps row. deps_slugs: slugs of
 steps already in the flow (definition order is topological order, so cycles cannot be
 formed). max_attempts (>= 0), base_delay (seconds, >= 0), timeout (seconds, >= 1):
@@ -147,8 +150,11 @@ NULL inherits the flow value. start_delay (seconds, >= 0) delays the first messa
 step_type single (default; NULL = single) or map (at most one dependency: none = map over
 the run input, one = map over that parent''s array output). required_input_pattern /
 forbidden_input_pattern: jsonb objects matched by containment (@>) against the step
-input; when_unmet and when_exhausted: fail, skip or skip-cascade.
-Idempotent: an existing step with the same dependencies is returned unchanged.
+input; when_unmet and when_exhausted: fail, skip or skip-cascade. max_in_flight
+(pgflow-py, >= 1; NULL: no limit): at most that many tasks of the step are started at
+once, across runs and workers (further messages wait in pgflow.throttled_messages).
+Idempotent: an existing step with the same dependencies is returned unchanged (its
+options, max_in_flight included, are not updated: pgflow.sync_flow_options changes them).
 Raises (writing nothing): foreign_key_violation for an unknown flow or dependency;
 check_violation for an invalid slug or type, a self dependency, a map step with two or
 more dependencies, an option out of range, an invalid mode or a non-object pattern;

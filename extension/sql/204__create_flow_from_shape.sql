@@ -1,6 +1,7 @@
 -- _create_flow_from_shape: creates flow p_flow_slug from shape p_shape: create_flow with the
--- shape's options (maxAttempts, baseDelay, timeout; missing = defaults), then add_step for
--- each step in order with its options (maxAttempts, baseDelay, timeout, startDelay), stepType,
+-- shape's options (maxAttempts, baseDelay, timeout, and pgflow-py's concurrencyLimit,
+-- onLimit, runTimeout; missing = defaults), then add_step for each step in order with its
+-- options (maxAttempts, baseDelay, timeout, startDelay, pgflow-py's maxInFlight), stepType,
 -- whenUnmet (default skip), whenExhausted (default fail) and the pattern values that are
 -- defined; then add_wait / add_timer for a step with a "wait" key (pgflow-py).
 
@@ -18,7 +19,10 @@ begin
     p_flow_slug,
     max_attempts => (p_shape -> 'options' ->> 'maxAttempts')::int,
     base_delay => (p_shape -> 'options' ->> 'baseDelay')::int,
-    timeout => (p_shape -> 'options' ->> 'timeout')::int
+    timeout => (p_shape -> 'options' ->> 'timeout')::int,
+    concurrency_limit => (p_shape -> 'options' ->> 'concurrencyLimit')::int,
+    on_limit => p_shape -> 'options' ->> 'onLimit',
+    run_timeout => (p_shape -> 'options' ->> 'runTimeout')::int
   );
   for v_step in select value from jsonb_array_elements(coalesce(p_shape -> 'steps', '[]'::jsonb)) loop
     perform pgflow.add_step(
@@ -37,7 +41,8 @@ begin
         when (v_step -> 'forbiddenInputPattern' ->> 'defined')::boolean then v_step -> 'forbiddenInputPattern' -> 'value'
       end,
       when_unmet => coalesce(v_step ->> 'whenUnmet', 'skip'),
-      when_exhausted => coalesce(v_step ->> 'whenExhausted', 'fail')
+      when_exhausted => coalesce(v_step ->> 'whenExhausted', 'fail'),
+      max_in_flight => (v_step -> 'options' ->> 'maxInFlight')::int
     );
 
     -- The wait of the step (pgflow-py); missing or JSON null: the step does not wait.
@@ -85,5 +90,8 @@ invalid_text_representation). As upstream pgflow 0.14.1, plus (pgflow-py): a ste
 calls add_wait (signal, match, timeout, onTimeout, handler; missing: null, null, fail,
 true), kind timer calls add_timer (seconds, until); a missing or JSON null wait is none.
 Raises what add_wait / add_timer raise, and invalid_parameter_value for a wait that is not
-an object of kind signal or timer. Called by ensure_flow_compiled, whose transaction a
-raise leaves without any part of the flow.';
+an object of kind signal or timer. Also pgflow-py: the flow options concurrencyLimit,
+onLimit (missing or null: queue) and runTimeout go to create_flow''s concurrency_limit,
+on_limit and run_timeout, a step option maxInFlight to add_step''s max_in_flight (missing:
+none); create_flow and add_step raise for values out of range. Called by
+ensure_flow_compiled, whose transaction a raise leaves without any part of the flow.';

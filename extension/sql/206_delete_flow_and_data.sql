@@ -22,6 +22,7 @@ begin
   delete from pgflow.map_task_inputs as mi
   using pgflow.runs as r
   where mi.run_id = r.run_id and r.flow_slug = p_flow_slug;
+  delete from pgflow.throttled_messages as tm where tm.flow_slug = p_flow_slug;
   delete from pgflow.step_tasks as t where t.flow_slug = p_flow_slug;
   delete from pgflow.wait_states as ws where ws.flow_slug = p_flow_slug;
   delete from pgflow.signals as sg

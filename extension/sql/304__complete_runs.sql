@@ -9,6 +9,7 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run_ids uuid[];
+  v_keyed uuid[];
 begin
   -- MUTATE: a started run with no remaining step completes; its output is an object keyed
   -- by its completed leaf steps (no other step depends on them), NULL when there is none.
@@ -30,9 +31,11 @@ begin
     where r.run_id = any(_complete_runs.run_ids)
       and (r.status is not distinct from 'started' or r.status is not distinct from 'paused')
       and r.remaining_steps = 0
-    returning r.run_id
+    returning r.run_id, r.concurrency_key
   )
-  select array_agg(c.run_id) into v_run_ids from completed as c;
+  select array_agg(c.run_id), array_agg(c.run_id) filter (where c.concurrency_key is not null)
+  into v_run_ids, v_keyed
+  from completed as c;
   if v_run_ids is null then
     return;
   end if;
@@ -52,6 +55,10 @@ begin
     join pgflow.runs as r on r.run_id = k.run_id
     order by r.run_id;
   end if;
+  -- Their concurrency slots free: the queues behind their keys move on.
+  if v_keyed is not null then
+    perform pgflow._release_concurrency_slots(v_keyed);
+  end if;
 end;
 $$;
 
@@ -60,6 +67,6 @@ comment on function pgflow._complete_runs(uuid[]) is
 status completed, completed_at now (paused_at cleared), output a jsonb object {leaf_step_slug: output} over its
 completed leaf steps (steps no other step depends on; skipped leaves are omitted; NULL
 when there is none); broadcasts run:completed for each, in run_id order, when realtime is
-on. Leaves every other run alone (never completes a failed run), so a repeated call
+on; runs with a concurrency_key free their slots (_release_concurrency_slots). Leaves every other run alone (never completes a failed run), so a repeated call
 changes nothing. Callers hold the run rows. pgflow-py internal; maybe_complete_run is its
 single-run form.';

@@ -39,6 +39,10 @@ begin
   -- Nothing of the run stays live: unfinished steps and tasks are cancelled, their messages
   -- archived (late reports are no-ops).
   perform pgflow._cancel_unfinished_work(array[v_run.run_id]);
+  -- Its concurrency slot frees: the queue behind its key moves on.
+  if v_run.concurrency_key is not null then
+    perform pgflow._release_concurrency_slots(array[v_run.run_id]);
+  end if;
 end;
 $$;
 
@@ -46,5 +50,6 @@ comment on function pgflow._fail_run(uuid, text) is
 'Fails run run_id if it is still started or paused: status failed, failed_at now (paused_at
 cleared); broadcasts run:failed (with error_message unless NULL); its unfinished steps and
 tasks are cancelled and their messages archived (_cancel_unfinished_work) so no worker picks
-them up again. remaining_steps is left as it is. No-op for a run that is already
+them up again; a run with a concurrency_key frees its slot (_release_concurrency_slots).
+remaining_steps is left as it is. No-op for a run that is already
 completed, failed or cancelled.';

@@ -28,6 +28,8 @@ begin
     group by c.flow_slug
   loop
     perform pgflow._archive_messages(v_flow.flow_slug, v_flow.msg_ids);
+    -- Cancelled started tasks free slots of their steps' max_in_flight.
+    perform pgflow._release_throttled_messages(v_flow.flow_slug, null);
   end loop;
 end;
 $$;

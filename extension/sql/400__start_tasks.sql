@@ -19,9 +19,16 @@ declare
   v_task_indexes int[];
   v_message_ids bigint[];
   v_vt_offsets int[];
+  v_msg_ids bigint[] := _start_tasks.msg_ids;
 begin
-  if msg_ids is null or cardinality(msg_ids) = 0 then
+  if v_msg_ids is null or cardinality(v_msg_ids) = 0 then
     return;
+  end if;
+  -- THROTTLE: a step with a max_in_flight gets no more tasks started than it allows; the
+  -- others are held (one probe of an index that is empty unless a step sets the option).
+  if exists (select 1 from pgflow.steps as s
+             where s.flow_slug = _start_tasks.flow_slug and s.opt_max_in_flight is not null) then
+    v_msg_ids := pgflow._throttle_claims(_start_tasks.flow_slug, v_msg_ids);
   end if;
 
   -- MUTATE: only queued tasks of started steps in started runs are claimed; anything
@@ -31,7 +38,7 @@ begin
   -- whole at every claim); the tasks are updated by the ctid of the version locked here.
   with claimable as (
     select t.ctid as task_ctid
-    from unnest(_start_tasks.msg_ids) as m (msg_id)
+    from unnest(v_msg_ids) as m (msg_id)
     join pgflow.step_tasks as t on t.message_id = m.msg_id
     join pgflow.runs as r on r.run_id = t.run_id
     join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug

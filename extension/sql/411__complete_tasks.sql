@@ -46,6 +46,7 @@ begin
         when u.attempt is not null and u.attempt is distinct from tk.attempts_count then 'unknown_attempt'
         when r.status = 'failed' then 'run_failed'
         when r.status = 'cancelled' then 'run_cancelled'
+        when r.status = 'expired' then 'run_expired'
         when tk.status = 'cancelled' then 'task_cancelled'
         when ss.status <> 'started' then 'step_not_started'
         when tk.status <> 'started' then 'task_not_started'
@@ -132,6 +133,15 @@ begin
     loop
       perform pgmq.archive(v_flow.flow_slug, v_flow.msg_ids);
     end loop;
+  end if;
+
+  -- SLOTS: a completed task of a step with a max_in_flight frees a slot for a held message.
+  if v_done is not null and exists (
+    select 1 from pgflow.steps as s
+    where s.flow_slug = any(v_archive_flow_slugs) and s.opt_max_in_flight is not null
+  ) then
+    perform pgflow._release_throttled_messages(f.flow_slug, null)
+    from (select distinct m.flow_slug from unnest(v_archive_flow_slugs) as m (flow_slug) order by 1) as f;
   end if;
 
   -- MUTATE 3 and CASCADE: steps lose their completed tasks, completed steps release

@@ -46,6 +46,7 @@ begin
   if v_task.status = 'cancelled' then
     outcome := 'ignored';
     reason := case v_run.status when 'failed' then 'run_failed' when 'cancelled' then 'run_cancelled'
+                                when 'expired' then 'run_expired'
                                 else 'task_cancelled' end;
     return;
   end if;
@@ -121,6 +122,10 @@ begin
     if v_run.status = 'paused' then
       perform pgflow._park_queued_tasks(array[_fail_task.run_id]);
     end if;
+    -- The task no longer holds a slot of its step's max_in_flight.
+    if v_step.opt_max_in_flight is not null then
+      perform pgflow._release_throttled_messages(v_step.flow_slug, array[v_step.step_slug]);
+    end if;
     outcome := 'retried'; reason := null;
     return;
   end if;
@@ -134,6 +139,9 @@ begin
     array[_fail_task.step_slug], array[_fail_task.task_index], array[jsonb_build_object(
       'attempt', v_task.attempts_count, 'error_message', _fail_task.error_message, 'retry', false)]);
   perform pgflow._archive_task_message(_fail_task.run_id, _fail_task.step_slug, _fail_task.task_index);
+  if v_step.opt_max_in_flight is not null then
+    perform pgflow._release_throttled_messages(v_step.flow_slug, array[v_step.step_slug]);
+  end if;
 
   if v_step.when_exhausted = 'fail' then
     perform pgflow._fail_step(_fail_task.run_id, _fail_task.step_slug, _fail_task.error_message,

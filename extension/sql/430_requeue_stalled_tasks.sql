@@ -124,6 +124,8 @@ begin
     -- Requeued: the message becomes visible now.
     perform pgflow.set_vt_batch(v_flow.flow_slug, v_flow.requeue_ids,
                                 array_fill(0, array[cardinality(v_flow.requeue_ids)]));
+    -- The requeued tasks no longer hold slots of their steps' max_in_flight.
+    perform pgflow._release_throttled_messages(v_flow.flow_slug, null);
     v_requeued := v_requeued + v_flow.requeued;
   end loop;
 

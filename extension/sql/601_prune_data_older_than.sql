@@ -25,8 +25,8 @@ begin
     execute format(
       'delete from pgmq.%I as q using pgflow.step_tasks as t, pgflow.runs as r
        where q.msg_id = t.message_id and t.flow_slug = $1 and r.run_id = t.run_id
-         and r.status in (''completed'', ''failed'', ''cancelled'')
-         and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < $2',
+         and r.status in (''completed'', ''failed'', ''cancelled'', ''expired'')
+         and coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) < $2',
       pgmq.format_table_name(v_flow.flow_slug, 'q')
     ) using v_flow.flow_slug, v_cutoff;
     execute format('delete from pgmq.%I where archived_at < $1', pgmq.format_table_name(v_flow.flow_slug, 'a'))
@@ -37,38 +37,39 @@ begin
   -- finds them).
   delete from pgflow.map_task_inputs as mi
   using pgflow.runs as r
-  where mi.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
-    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
+  where mi.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled', 'expired')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) < v_cutoff;
   delete from pgflow.step_tasks as t
   using pgflow.runs as r
-  where t.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
-    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
+  where t.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled', 'expired')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) < v_cutoff;
   delete from pgflow.wait_states as ws
   using pgflow.runs as r
-  where ws.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
-    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
+  where ws.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled', 'expired')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) < v_cutoff;
   delete from pgflow.signals as sg
   using pgflow.runs as r
-  where sg.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
-    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
+  where sg.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled', 'expired')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) < v_cutoff;
   delete from pgflow.step_states as ss
   using pgflow.runs as r
-  where ss.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
-    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
+  where ss.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled', 'expired')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) < v_cutoff;
   delete from pgflow.run_events as e
   using pgflow.runs as r
-  where e.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled')
-    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
+  where e.run_id = r.run_id and r.status in ('completed', 'failed', 'cancelled', 'expired')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) < v_cutoff;
   delete from pgflow.runs as r
-  where r.status in ('completed', 'failed', 'cancelled')
-    and coalesce(r.completed_at, r.failed_at, r.cancelled_at) < v_cutoff;
+  where r.status in ('completed', 'failed', 'cancelled', 'expired')
+    and coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) < v_cutoff;
 end;
 $$;
 
 comment on function pgflow.prune_data_older_than(interval) is
 'Deletes history older than retention_interval (cutoff = now() - retention_interval):
-workers whose last heartbeat is older; runs completed, failed or cancelled before the
-cutoff with all their step_tasks, map_task_inputs, wait_states, signals, step_states and
-run_events (and their messages still in the queue); archived messages (pgmq.a_<flow>) archived before the
-cutoff. Runs still started or paused are never touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
+workers whose last heartbeat is older; runs completed, failed, cancelled or expired before
+the cutoff with all their step_tasks, map_task_inputs, wait_states, signals, step_states
+and run_events (and their messages still in the queue), and with them their idempotency
+keys (a later start with such a key creates a new run); archived messages (pgmq.a_<flow>)
+archived before the cutoff. Runs still queued, started or paused are never touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
 this function as copy-paste documentation; pgflow-py installs it.';

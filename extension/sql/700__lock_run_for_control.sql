@@ -33,12 +33,13 @@ begin
       hint = 'The actor is shown in pgflow events and pgflow status, one line per event.';
   end if;
   if _lock_run_for_control.expected_status is not null
-     and _lock_run_for_control.expected_status not in ('started', 'completed', 'failed', 'cancelled', 'paused') then
+     and _lock_run_for_control.expected_status not in ('started', 'completed', 'failed', 'cancelled', 'paused',
+                                                       'queued', 'expired') then
     raise exception using
       errcode = 'invalid_parameter_value',
       message = format('%s: expected_status %L is not a run status', _lock_run_for_control.verb,
                        _lock_run_for_control.expected_status),
-      hint = 'A run status is started, paused, completed, failed or cancelled.';
+      hint = 'A run status is queued, started, paused, completed, failed, cancelled or expired.';
   end if;
 
   -- LOCK: the run row, first of the lock order (run -> step_state -> step_task).

@@ -13,6 +13,8 @@ declare
   v_task_slugs text[];
   v_task_indexes int[];
   v_task_attempts int[];
+  v_flow pgflow.flows;
+  v_concurrency_key text;
 begin
   -- GUARD: a run still holding a failed step that is not reset stays failed.
   if not _reopen_run.reset_failed_steps and exists (
@@ -20,6 +22,13 @@ begin
     where ss.run_id = _reopen_run.run_id and ss.status = 'failed'
   ) then
     return false;
+  end if;
+  -- SLOT: a failed run freed its concurrency slot; it needs one again, now (no queueing).
+  select r.concurrency_key into v_concurrency_key from pgflow.runs as r where r.run_id = _reopen_run.run_id;
+  if v_concurrency_key is not null then
+    select f.* into v_flow from pgflow.flows as f
+    where f.flow_slug = (select r.flow_slug from pgflow.runs as r where r.run_id = _reopen_run.run_id);
+    perform pgflow._take_concurrency_slot('a failed run cannot start again', v_flow, v_concurrency_key, false);
   end if;
 
   -- MUTATE: failed and cancelled steps are created again, with no task (their tasks and map
@@ -82,7 +91,10 @@ end;
 $$;
 
 comment on function pgflow._reopen_run(uuid, boolean) is
-'Puts failed run run_id back to started from where it failed: its cancelled steps (and its
+'Puts failed run run_id back to started from where it failed (a run with a concurrency_key
+takes a slot again first: configuration_limit_exceeded (53400) "a failed run cannot start
+again: concurrency limit of flow <f> for key <k> is reached ..." when none is free, nothing
+written; _take_concurrency_slot): its cancelled steps (and its
 failed steps when reset_failed_steps) become created again with no task (their step_tasks
 and map_task_inputs are deleted; their earlier attempts stay in run_events); the new tasks
 of a step that starts again go on with its attempt numbers (attempts_count and
@@ -135,5 +147,6 @@ then step:started for the steps that start). expected_status (optional): when th
 nothing is done. Returns run_id, status (started, or failed/completed when the cascade
 decided at once), changed, detail as cancel_run. Raises, writing nothing: no_data_found,
 object_not_in_prerequisite_state (55000) "retry_run: run <id> is <status>" unless the run
-is failed, invalid_parameter_value (blank actor, unknown expected_status). pgflow-py
-extension.';
+is failed, configuration_limit_exceeded (53400) when the run has a concurrency_key whose
+slots are all held (it freed its own when it failed; see _reopen_run),
+invalid_parameter_value (blank actor, unknown expected_status). pgflow-py extension.';

@@ -19,7 +19,7 @@ declare
 begin
   v_run := pgflow._lock_run_for_control('rerun_flow', rerun_flow.run_id, rerun_flow.actor,
                                         rerun_flow.expected_status,
-                                        array['started', 'paused', 'completed', 'failed', 'cancelled']);
+                                        array['started', 'paused', 'completed', 'failed', 'cancelled', 'expired']);
   if v_run.status <> coalesce(rerun_flow.expected_status, v_run.status) then
     return next pgflow._moved_on(v_run, rerun_flow.expected_status);
     return;
@@ -28,7 +28,8 @@ begin
   v_previous := pgflow._set_actor(rerun_flow.actor, rerun_flow.reason);
   v_previous_rerun_of := pg_catalog.current_setting('pgflow.rerun_of', true);
   perform pg_catalog.set_config('pgflow.rerun_of', v_run.run_id::text, true);
-  select s.run_id into v_new_run_id from pgflow.start_flow(v_run.flow_slug, v_run.input) as s;
+  select s.run_id into v_new_run_id
+  from pgflow.start_flow(v_run.flow_slug, v_run.input, concurrency_key => v_run.concurrency_key) as s;
   perform pg_catalog.set_config('pgflow.rerun_of', coalesce(v_previous_rerun_of, ''), true);
   update pgflow.runs as r set rerun_of = v_run.run_id where r.run_id = v_new_run_id;
   insert into pgflow.run_events (run_id, event, actor, reason, details)
@@ -42,8 +43,11 @@ end;
 $$;
 
 comment on function pgflow.rerun_flow(uuid, text, text, text) is
-'Starts a new run of the flow of run run_id with the same input (start_flow); the new run''s
-rerun_of names run_id. The old run is left as it is (any status). actor (not blank),
+'Starts a new run of the flow of run run_id with the same input and concurrency_key
+(start_flow: it may be queued, or refused, by the flow''s concurrency_limit; no idempotency
+key; the deadline is the flow''s run_timeout from now, if any); the new run''s rerun_of
+names run_id. The old run is left as it is (any status but queued: a queued run is not
+rerun, it has not run). actor (not blank),
 reason: recorded in run_events on both runs (run:rerun with details.new_run_id on the old
 one, run:started on the new one). expected_status (optional): when the old run is no
 longer in that status, nothing is done. Returns one row: the NEW run''s run_id and status,

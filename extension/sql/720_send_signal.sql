@@ -32,7 +32,7 @@ begin
     perform pgflow._check_payload_size(send_signal.payload, 'Signal payload');
   end if;
   v_run := pgflow._lock_run_for_control('send_signal', send_signal.run_id, send_signal.actor, null,
-                                        array['started', 'paused', 'completed', 'failed', 'cancelled']);
+                                        array['queued', 'started', 'paused', 'completed', 'failed', 'cancelled', 'expired']);
   v_previous := pgflow._set_actor(send_signal.actor, send_signal.reason);
 
   -- DUPLICATE: the same key for the same run returns the first signal, whatever the run's
@@ -52,11 +52,11 @@ begin
       return;
     end if;
   end if;
-  if v_run.status not in ('started', 'paused') then
+  if v_run.status not in ('queued', 'started', 'paused') then
     raise exception using
       errcode = 'object_not_in_prerequisite_state',
       message = format('send_signal: run %s is %s', v_run.run_id, v_run.status),
-      detail = 'send_signal applies to a run that is started or paused.',
+      detail = 'send_signal applies to a run that is queued, started or paused.',
       hint = 'Nothing was stored.';
   end if;
 
@@ -87,13 +87,14 @@ null) to run run_id, and returns the stored signal (pgflow.signal_result). A ste
 run waiting for that name (and whose signal_match the payload contains) takes it at once
 and goes on in this transaction (its handler''s task is queued, or it completes with the
 payload); otherwise the signal stays pending and is taken, oldest first, by the next step
-that waits for it. A paused run stores it; its waiting step takes it on resume_run.
+that waits for it. A paused run stores it; its waiting step takes it on resume_run; a
+queued run stores it too, for its steps to take once it has started.
 idempotency_key (at most 255 characters; blank: no key): when the run already has a signal
 with that key, nothing is stored or woken and that first signal is returned with duplicate
 = true (also after the run finished). actor (who sends, default app) and reason go to the
 audit trail: signal:received (or signal:duplicate), then signal:taken and what follows.
 Raises, writing nothing: no_data_found "send_signal: run <id> does not exist";
 object_not_in_prerequisite_state (55000) "send_signal: run <id> is <status>" for a
-completed, failed or cancelled run; invalid_parameter_value for a bad signal name, a blank,
+completed, failed, cancelled or expired run; invalid_parameter_value for a bad signal name, a blank,
 long or multi-line actor, or a long key; program_limit_exceeded for a payload over
 pgflow.max_payload_bytes. Holds the run row lock until commit. pgflow-py extension.';

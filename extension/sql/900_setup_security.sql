@@ -43,7 +43,7 @@ begin
   --    setup_requeue_stalled_tasks_cron, prune_data_older_than, schedule_flow,
   --    unschedule_flow, sync_flow_schedule, read_tasks, read_and_start_tasks,
   --    enable_flow_notify, tick, setup_tick_cron.)
-  alter function pgflow.start_flow(text, jsonb, uuid) security definer;
+  alter function pgflow.start_flow(text, jsonb, uuid, text, text, timestamptz) security definer;
   alter function pgflow.start_tasks(text, bigint[], uuid) security definer;
   alter function pgflow.complete_task(uuid, text, int, jsonb, int) security definer;
   alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]) security definer;
@@ -138,9 +138,10 @@ begin
       to pgflow_client;
     grant execute on function
       pgflow.version(),
-      pgflow.start_flow(text, jsonb, uuid),
+      pgflow.start_flow(text, jsonb, uuid, text, text, timestamptz),
       pgflow.start_flow_with_states(text, jsonb, uuid),
       pgflow.get_run_with_states(uuid),
+      pgflow.get_run_slot(uuid),
       pgflow.get_run_events(uuid),
       pgflow.send_signal(uuid, text, jsonb, text, text, text),
       pgflow.get_step_signal(uuid, text),
@@ -171,6 +172,7 @@ begin
       pgflow.send_signal(uuid, text, jsonb, text, text, text),
       pgflow.get_step_signal(uuid, text),
       pgflow.get_run_waits(uuid),
+      pgflow.get_run_slot(uuid),
       pgflow.tick(int)
       to pgflow_operator;
     v_granted := v_granted || 'pgflow_operator'::text;
@@ -201,9 +203,9 @@ complete_tasks, fail_task, fail_tasks, worker_heartbeat,
 recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker, mark_worker_stopped,
 cancelled_tasks, get_run_events, get_step_signal, get_run_waits and tick. pgflow_client:
 the same USAGE and SELECT, EXECUTE on version, start_flow, start_flow_with_states,
-get_run_with_states, get_run_events, send_signal, get_step_signal and get_run_waits (not
+get_run_with_states, get_run_slot, get_run_events, send_signal, get_step_signal and get_run_waits (not
 the run-control verbs). pgflow_operator: the same USAGE and SELECT plus workers, EXECUTE on
-version, get_run_with_states, get_run_events and the run-control verbs cancel_run,
+version, get_run_with_states, get_run_slot, get_run_events and the run-control verbs cancel_run,
 pause_run, resume_run, retry_run, rerun_flow, skip_step and complete_step, and
 send_signal, get_step_signal, get_run_waits and tick. pgflow_upstream_worker: what an upstream
 pgflow worker needs (_grant_upstream_worker). Returns the roles that got their grants.

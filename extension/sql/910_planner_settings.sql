@@ -29,7 +29,7 @@
 -- CREATE OR REPLACE FUNCTION drops these settings: this file runs after every install and
 -- upgrade script's functions.
 
-alter function pgflow.start_flow(text, jsonb, uuid)
+alter function pgflow.start_flow(text, jsonb, uuid, text, text, timestamptz)
   set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
   set join_collapse_limit = 1 set from_collapse_limit = 1 set jit = off
   set plan_cache_mode = force_generic_plan;

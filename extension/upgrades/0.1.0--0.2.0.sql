@@ -108,3 +108,18 @@ create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at
 -- New (#13): wait steps, signals and timers.
 -- include: sql/022_type_signal_result.sql
 -- include: sql/057_tables_waits.sql
+
+-- New (#14): keyed starts, concurrency limits, max_in_flight and deadlines.
+-- include: sql/023_type_start_flow_result.sql
+-- include: changes/0.2.0-keyed-starts.sql
+create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at, cancelled_at, expired_at)))
+  where status in ('completed', 'failed', 'cancelled', 'expired');
+create unique index idx_runs_idempotency_key on pgflow.runs (flow_slug, idempotency_key)
+  where idempotency_key is not null;
+create index idx_runs_concurrency_key on pgflow.runs (flow_slug, concurrency_key, queue_seq)
+  where concurrency_key is not null and status in ('queued', 'started', 'paused');
+create index idx_runs_deadline on pgflow.runs (deadline)
+  where deadline is not null and status in ('queued', 'started', 'paused');
+create index idx_steps_max_in_flight on pgflow.steps (flow_slug, step_slug)
+  where opt_max_in_flight is not null;
+-- include: sql/058_tables_throttled_messages.sql

@@ -13,9 +13,11 @@ from pgflow._version import __version__
 from pgflow.client import AsyncClient, Client, Run, RunState, StepState
 from pgflow.client.records import RetryingTask, RunControlResult, RunEvent
 from pgflow.client.signal_records import RunWait, SignalResult
+from pgflow.client.start_records import RunDeadline, RunSlot, StartedRun
 from pgflow.context import Context, Signal
 from pgflow.dsl import Flow, Job, Step, Wait
 from pgflow.errors import (
+    ConcurrencyLimitReached,
     DevClusterError,
     DevClusterNotRunning,
     ExtensionNotAvailable,
@@ -26,6 +28,7 @@ from pgflow.errors import (
     InvalidControlArgument,
     InvalidRunId,
     InvalidRunInput,
+    InvalidStartOption,
     NoDatabaseConfigured,
     PermanentError,
     PermissionDenied,
@@ -37,6 +40,7 @@ from pgflow.errors import (
     SchemaVersionMismatch,
     StepNotFound,
     WorkerStartupError,
+    WrongIsolationLevel,
 )
 from pgflow.schema.check import SchemaReport, check_schema
 from pgflow.schema.install import InstallReport, install
@@ -46,6 +50,7 @@ from pgflow.worker import Worker, WorkerConfig
 __all__ = [
     "AsyncClient",
     "Client",
+    "ConcurrencyLimitReached",
     "Context",
     "DevClusterError",
     "DevClusterNotRunning",
@@ -59,6 +64,7 @@ __all__ = [
     "InvalidControlArgument",
     "InvalidRunId",
     "InvalidRunInput",
+    "InvalidStartOption",
     "Job",
     "MigrateReport",
     "NoDatabaseConfigured",
@@ -69,8 +75,10 @@ __all__ = [
     "Run",
     "RunAlreadyExists",
     "RunControlResult",
+    "RunDeadline",
     "RunEvent",
     "RunNotFound",
+    "RunSlot",
     "RunState",
     "RunStateError",
     "RunTimeout",
@@ -79,6 +87,7 @@ __all__ = [
     "SchemaVersionMismatch",
     "Signal",
     "SignalResult",
+    "StartedRun",
     "Step",
     "StepNotFound",
     "StepState",
@@ -86,6 +95,7 @@ __all__ = [
     "Worker",
     "WorkerConfig",
     "WorkerStartupError",
+    "WrongIsolationLevel",
     "__version__",
     "check_schema",
     "install",

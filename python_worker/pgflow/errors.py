@@ -71,6 +71,53 @@ class InvalidRunId(PgflowError, ValueError):
     """A run_id that is not a uuid (such as ``""`` or ``"   "``)."""
 
 
+class InvalidStartOption(PgflowError, ValueError):
+    """A ``start_flow`` option was refused; nothing was written.
+
+    A blank (empty or whitespace-only) or over-255-character ``idempotency_key`` or
+    ``concurrency_key``, a key that is not a string, or a ``deadline`` that is not in the
+    future (database clock), naive, or not a datetime, timedelta or number of seconds.
+    """
+
+
+class ConcurrencyLimitReached(PgflowError):
+    """The flow's concurrency limit for the key is reached and its ``on_limit`` is reject.
+
+    Raised for SQLSTATE 53400 (configuration_limit_exceeded) by ``start_flow`` with a
+    ``concurrency_key`` (flow option ``on_limit="reject"``), and by ``retry_run`` of a
+    failed keyed run whose key's slots are all held meanwhile. Nothing was written: retry
+    when one of the holders has finished.
+
+    Attributes:
+        concurrency_key: the key whose slots are all held (None when unknown).
+        holders: the run ids (text) holding the key's slots, oldest first.
+        flow_slug: the flow (None when the message did not name it).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        concurrency_key: str | None = None,
+        holders: list[str] | None = None,
+        flow_slug: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.concurrency_key = concurrency_key
+        self.holders = list(holders or [])
+        self.flow_slug = flow_slug
+
+
+class WrongIsolationLevel(PgflowError):
+    """A limited concurrency key was used outside READ COMMITTED; nothing was written.
+
+    SQLSTATE 25000 (invalid_transaction_state), raised when a run with a concurrency key
+    of a flow with a ``concurrency_limit`` is started or retried in a REPEATABLE READ or
+    SERIALIZABLE transaction. Counting a key's slots needs a fresh snapshot: use
+    autocommit (as the clients' own connections do) or a READ COMMITTED transaction.
+    """
+
+
 class StepNotFound(PgflowError):
     """The run has no step with the given slug (``skip_step``, ``complete_step``)."""
 

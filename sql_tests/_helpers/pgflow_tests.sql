@@ -1,7 +1,10 @@
 -- Helpers for the pgTAP suite, installed once per test database by tools/run_pgtap.sh.
 -- Every test runs in begin ... rollback, so helpers may write freely.
 
+-- (quietly: the helper files loaded before this one may have created it)
+set client_min_messages = warning;
 create schema if not exists pgflow_tests;
+reset client_min_messages;
 
 -- Remove every pgflow row and every flow queue (for tests that need an empty database).
 create or replace function pgflow_tests.reset_db()

@@ -33,7 +33,7 @@ select is((select count(*)::int from pgflow.run_events), :events_before, 'no eve
 
 -- TEST: tick never fires the waits of the cancelled run
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'tick fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'tick fires nothing');
 select results_eq(
   format($$select step_slug, outcome from pgflow.wait_states where run_id = %L order by step_slug$$, :'run_id'),
   $$values ('gate'::text, 'abandoned'::text), ('nap', 'abandoned')$$, 'their waits are abandoned');

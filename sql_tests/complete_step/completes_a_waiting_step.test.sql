@@ -39,7 +39,7 @@ select results_eq(
   format($$select status from pgflow.send_signal(%L, 'go', '{}')$$, :'run_id'),
   $$values ('pending'::text)$$, 'a later signal stays pending');
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'tick fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'tick fires nothing');
 select results_eq(
   format($$select step_slug, outcome from pgflow.wait_states where run_id = %L order by step_slug$$, :'run_id'),
   $$values ('gate'::text, 'abandoned'::text), ('nap', 'abandoned')$$, 'both waits are abandoned');

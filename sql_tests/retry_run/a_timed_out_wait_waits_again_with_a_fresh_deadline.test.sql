@@ -38,7 +38,7 @@ select results_eq(
   'step:reset (after, cancelled; gate, failed), run:retried, step:waiting (by alice)');
 
 -- TEST: the new wait is not fired by a tick before its new deadline; a signal now ends it
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'tick fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'tick fires nothing');
 select results_eq(
   format($$select status, taken_by_step from pgflow.send_signal(%L, 'go', '{"ok": 1}')$$, :'run_id'),
   $$values ('taken'::text, 'gate'::text)$$, 'a signal is taken by gate');

@@ -68,9 +68,11 @@ select set_eq(
     ('pgflow.step_tasks', 'failed_at_is_after_queued_at'), ('pgflow.step_tasks', 'started_at_is_after_queued_at'),
     ('pgflow.step_tasks', 'completed_at_is_after_started_at'), ('pgflow.step_tasks', 'failed_at_is_after_started_at'),
     ('pgflow.step_tasks', 'pgflow_py_requeued_count_nonnegative'),
+    ('pgflow.flows', 'pgflow_py_concurrency_limit_is_positive'), ('pgflow.flows', 'pgflow_py_on_limit_is_valid'),
+    ('pgflow.flows', 'pgflow_py_run_timeout_is_positive'), ('pgflow.steps', 'pgflow_py_max_in_flight_is_positive'),
     ('pgflow.workers', 'workers_pkey'),
     ('pgflow.worker_functions', 'worker_functions_pkey'), ('pgflow.worker_functions', 'worker_functions_debounce_check') $$,
-  'the constraints of upstream''s tables are upstream''s, plus pgflow_py_requeued_count_nonnegative'
+  'the constraints of upstream''s tables are upstream''s, plus pgflow_py_* checks (requeued_count, concurrency_limit, on_limit, run_timeout, max_in_flight)'
 );
 select throws_ok(
   $$ insert into pgflow.steps (flow_slug, step_slug, step_type) values ('f', 's', 'loop') $$,

@@ -8,8 +8,11 @@ select results_eq(
             ('opt_max_attempts', 'integer'),
             ('opt_base_delay', 'integer'),
             ('opt_timeout', 'integer'),
-            ('created_at', 'timestamp with time zone') $$,
-  'pgflow.flows has columns flow_slug, opt_max_attempts, opt_base_delay, opt_timeout, created_at in this order');
+            ('created_at', 'timestamp with time zone'),
+            ('opt_concurrency_limit', 'integer'),
+            ('opt_on_limit', 'text'),
+            ('opt_run_timeout', 'integer') $$,
+  'pgflow.flows has columns flow_slug, opt_max_attempts, opt_base_delay, opt_timeout, created_at in this order, then pgflow-py''s opt_concurrency_limit, opt_on_limit, opt_run_timeout');
 
 -- TEST: nullability and defaults
 select col_is_pk('pgflow', 'flows', 'flow_slug', 'flow_slug is the primary key');
@@ -28,8 +31,8 @@ select is(
   array(select a.attname::text from pg_attribute as a
         where a.attrelid = 'pgflow.flows'::regclass and a.attnum > 0 and not a.attisdropped and a.attnotnull
         order by a.attnum),
-  array['flow_slug', 'opt_max_attempts', 'opt_base_delay', 'opt_timeout', 'created_at'],
-  'the NOT NULL columns of pgflow.flows are exactly upstream''s');
+  array['flow_slug', 'opt_max_attempts', 'opt_base_delay', 'opt_timeout', 'created_at', 'opt_on_limit'],
+  'the NOT NULL columns of pgflow.flows are upstream''s, then pgflow-py''s opt_on_limit (default queue, so inserts that omit it work)');
 
 select * from finish();
 rollback;

@@ -16,8 +16,14 @@ select results_eq(
             ('failed_at', 'timestamp with time zone'),
             ('cancelled_at', 'timestamp with time zone'),
             ('paused_at', 'timestamp with time zone'),
-            ('rerun_of', 'uuid') $$,
-  'pgflow.runs columns are in the upstream physical order (no error column), then pgflow-py''s cancelled_at, paused_at, rerun_of');
+            ('rerun_of', 'uuid'),
+            ('idempotency_key', 'text'),
+            ('concurrency_key', 'text'),
+            ('deadline', 'timestamp with time zone'),
+            ('queued_at', 'timestamp with time zone'),
+            ('queue_seq', 'bigint'),
+            ('expired_at', 'timestamp with time zone') $$,
+  'pgflow.runs columns are in the upstream physical order (no error column), then pgflow-py''s cancelled_at, paused_at, rerun_of, idempotency_key, concurrency_key, deadline, queued_at, queue_seq, expired_at');
 
 -- TEST: keys, nullability and defaults
 select col_is_pk('pgflow', 'runs', 'run_id', 'run_id is the primary key');

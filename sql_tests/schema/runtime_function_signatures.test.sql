@@ -3,11 +3,11 @@ select plan(30);
 
 -- TEST: upstream's runtime functions exist with the exact argument names, defaults and return type.
 -- function_signature() lists every overload, so a stray overload fails the second check.
-select has_function('pgflow', 'start_flow', array['text', 'jsonb', 'uuid'],
-  'pgflow.start_flow(text, jsonb, uuid) exists');
+select has_function('pgflow', 'start_flow', array['text', 'jsonb', 'uuid', 'text', 'text', 'timestamp with time zone'],
+  'pgflow.start_flow(text, jsonb, uuid, text, text, timestamptz) exists');
 select is(pgflow_tests.function_signature('start_flow'),
-  'start_flow(flow_slug text, input jsonb, run_id uuid DEFAULT NULL::uuid) returns SETOF pgflow.runs',
-  'start_flow: argument names, defaults and return type as upstream');
+  'start_flow(flow_slug text, input jsonb, run_id uuid DEFAULT NULL::uuid, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, deadline timestamp with time zone DEFAULT NULL::timestamp with time zone) returns SETOF pgflow.start_flow_result',
+  'start_flow: upstream''s argument names and defaults, then pgflow-py''s trailing optional ones; rows of start_flow_result (the runs columns, then duplicate)');
 select has_function('pgflow', 'start_ready_steps', array['uuid'],
   'pgflow.start_ready_steps(uuid) exists');
 select is(pgflow_tests.function_signature('start_ready_steps'),

@@ -17,8 +17,9 @@ select results_eq(
             ('required_input_pattern', 'jsonb'),
             ('forbidden_input_pattern', 'jsonb'),
             ('when_unmet', 'text'),
-            ('when_exhausted', 'text') $$,
-  'pgflow.steps columns are in the upstream physical order');
+            ('when_exhausted', 'text'),
+            ('opt_max_in_flight', 'integer') $$,
+  'pgflow.steps columns are in the upstream physical order, then pgflow-py''s opt_max_in_flight');
 
 -- TEST: nullability
 select col_not_null('pgflow', 'steps', 'step_type', 'step_type is not null');

@@ -34,7 +34,7 @@ select is(
     'setup_requeue_stalled_tasks_cron(text)',
     'setup_tick_cron(text)',
     'skip_step(uuid,text,text,text,text)',
-    'start_flow(text,jsonb,uuid)',
+    'start_flow(text,jsonb,uuid,text,text,timestamp with time zone)',
     'start_flow_with_states(text,jsonb,uuid)',
     'start_tasks(text,bigint[],uuid)',
     'sync_flow_options(text,jsonb)',

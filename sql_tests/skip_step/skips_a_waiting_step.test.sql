@@ -39,7 +39,7 @@ select is((select status from pgflow.step_states where run_id = :'run_id' and st
 
 -- TEST: its wait never times out: tick marks it abandoned
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'tick fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'tick fires nothing');
 select is((select outcome from pgflow.wait_states where run_id = :'run_id'), 'abandoned', 'the wait is abandoned');
 
 -- TEST: a waiting step of a paused run can be skipped too

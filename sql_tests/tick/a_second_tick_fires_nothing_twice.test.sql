@@ -12,7 +12,7 @@ select pgflow.add_step('tw', 'after', array['nap']);
 select run_id from pgflow.start_flow('tw', '{}'::jsonb) \gset
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
 
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 2, 0)$$, 'the first tick fires both');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 2, 0, 0, 0, 0)$$, 'the first tick fires both');
 create temp table after_first as
   select (select jsonb_agg(to_jsonb(s) order by s.step_slug) from pgflow.step_states as s) as steps,
          (select jsonb_agg(to_jsonb(t) order by t.step_slug) from pgflow.step_tasks as t) as tasks,
@@ -21,8 +21,8 @@ create temp table after_first as
          pgflow_tests.queue_count('tw') as messages;
 
 -- TEST: a second (and third) tick fire nothing and change nothing
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'the second tick fires nothing');
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'nor does a third');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'the second tick fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'nor does a third');
 select is(
   (select jsonb_agg(to_jsonb(s) order by s.step_slug) from pgflow.step_states as s), (select steps from after_first),
   'step states unchanged');

@@ -23,7 +23,7 @@ select results_eq(
 select results_eq(
   format($$select resolved_at, outcome from pgflow.wait_states where run_id = %L and step_slug = 'again'$$, :'run_id'),
   $$values (null::timestamptz, null::text)$$, 'again''s wait is open');
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'another tick does not resolve it');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'another tick does not resolve it');
 
 -- TEST: a real signal, sent after gate timed out, is taken by again (not by gate)
 select results_eq(

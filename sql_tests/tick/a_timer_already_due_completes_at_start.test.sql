@@ -39,7 +39,7 @@ select results_eq(
   'a 0-second timer completes at start, and so does its run');
 
 -- TEST: tick has nothing to do for any of them
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'tick fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'tick fires nothing');
 select is(
   (select count(*)::int from pgflow.run_events where event = 'timer:fired'), 3, 'one timer:fired per run');
 

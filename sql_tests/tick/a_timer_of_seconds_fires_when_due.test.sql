@@ -17,11 +17,11 @@ select is((select count(*)::int from pgflow.step_tasks where run_id = :'run_id' 
 select results_eq(
   format($$select deadline - waiting_since, resolved_at from pgflow.wait_states where run_id = %L$$, :'run_id'),
   $$values (interval '3600 seconds', null::timestamptz)$$, 'its deadline is waiting_since + 3600 s');
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'a tick before it is due fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'a tick before it is due fires nothing');
 
 -- TEST: when due, tick completes it with {"due_at", "fired_at"}; its dependent starts
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 1, 0)$$, 'tick fires the timer');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 1, 0, 0, 0, 0)$$, 'tick fires the timer');
 select results_eq(
   format($$select status, output, remaining_tasks from pgflow.step_states where run_id = %L and step_slug = 'nap'$$, :'run_id'),
   $$values ('completed'::text, jsonb_build_object('due_at', now() - interval '1 second', 'fired_at', now()), 0)$$,
@@ -37,7 +37,7 @@ select results_eq(
   format($$select input from pgflow_tests.start_task(%L, 'after')$$, :'run_id'),
   format($$values (jsonb_build_object('nap', (select output from pgflow.step_states where run_id = %L and step_slug = 'nap')))$$, :'run_id'),
   'after starts with the timer''s output as input');
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'a second tick fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'a second tick fires nothing');
 
 select * from finish();
 rollback;

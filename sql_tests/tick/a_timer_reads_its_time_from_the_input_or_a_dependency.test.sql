@@ -34,9 +34,9 @@ select is(
   '{"until_path": "prep.ship_by"}'::jsonb, 'step:waiting names the path');
 
 -- TEST: neither fires before its time; both fire when due
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'nothing is due yet');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'nothing is due yet');
 update pgflow.wait_states set deadline = now() - interval '1 second';
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 2, 0)$$, 'both fire once due');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 2, 0, 0, 0, 0)$$, 'both fire once due');
 select results_eq(
   format($$select run_id::text, status from pgflow.runs where run_id in (%L, %L) order by run_id::text$$, :'from_input', :'from_dep'),
   format($$select * from (values (%L, 'completed'::text), (%L, 'completed')) as v order by 1$$, :'from_input', :'from_dep'),

@@ -60,7 +60,7 @@ select results_eq(
 select is((select status from pgflow.runs where run_id = :'skip_run'), 'completed', 'that run completes');
 
 -- TEST: a run that failed this way has nothing left for tick
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'tick fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'tick fires nothing');
 
 select * from finish();
 rollback;

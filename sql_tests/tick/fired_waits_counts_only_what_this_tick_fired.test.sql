@@ -18,7 +18,7 @@ select is((select outcome from pgflow.wait_states where run_id = :'run_id' and s
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id' and step_slug = 'gate';
 
 -- TEST: the tick fires gate only, and says so
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 1, 0)$$,
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 1, 0, 0, 0, 0)$$,
   'fired_waits = 1 (gate), not counting nap fired before in this transaction');
 
 select * from finish();

@@ -16,7 +16,7 @@ update pgflow.wait_states set deadline = now() - interval '2 seconds' where run_
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'r1';
 
 -- TEST: max_runs 2 fires the two earliest deadlines only
-select results_eq($$select * from pgflow.tick(2)$$, $$values (true, 2, 0)$$, 'tick(2) fires two waits');
+select results_eq($$select * from pgflow.tick(2)$$, $$values (true, 2, 0, 0, 0, 0)$$, 'tick(2) fires two waits');
 select results_eq(
   format($$select run_id::text, outcome from pgflow.wait_states where run_id in (%L, %L, %L)
            order by deadline$$, :'r3', :'r2', :'r1'),
@@ -24,7 +24,7 @@ select results_eq(
   'the runs with the two earliest deadlines were fired, the third is left');
 
 -- TEST: max_runs 1 then fires the one left
-select results_eq($$select * from pgflow.tick(1)$$, $$values (true, 1, 0)$$, 'tick(1) fires the last one');
+select results_eq($$select * from pgflow.tick(1)$$, $$values (true, 1, 0, 0, 0, 0)$$, 'tick(1) fires the last one');
 select is((select count(*)::int from pgflow.wait_states where outcome = 'timed_out'), 3, 'all three timed out');
 
 -- TEST: max_runs counts runs, not waits: one run with two due waits is fired whole
@@ -36,7 +36,7 @@ select pgflow.add_wait('mr2', 'b', 'go', timeout => 60, on_timeout => 'skip');
 select pgflow.add_step('mr2', 'work');
 select run_id as both_run from pgflow.start_flow('mr2', '{}'::jsonb) \gset
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'both_run';
-select results_eq($$select * from pgflow.tick(1)$$, $$values (true, 2, 0)$$, 'tick(1) fires both waits of one run');
+select results_eq($$select * from pgflow.tick(1)$$, $$values (true, 2, 0, 0, 0, 0)$$, 'tick(1) fires both waits of one run');
 
 -- TEST: two runs, the first with two due waits (the earliest): tick(2) fires both runs (the
 -- limit counts runs, so two waits of one run do not use it up)
@@ -44,7 +44,7 @@ select run_id as two_waits from pgflow.start_flow('mr2', '{}'::jsonb) \gset
 select run_id as one_more from pgflow.start_flow('mr', '{}'::jsonb) \gset
 update pgflow.wait_states set deadline = now() - interval '9 seconds' where run_id = :'two_waits';
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'one_more';
-select results_eq($$select * from pgflow.tick(2)$$, $$values (true, 3, 0)$$, 'tick(2) fires the three waits of two runs');
+select results_eq($$select * from pgflow.tick(2)$$, $$values (true, 3, 0, 0, 0, 0)$$, 'tick(2) fires the three waits of two runs');
 select is((select count(*)::int from pgflow.wait_states where run_id in (:'two_waits', :'one_more') and outcome = 'timed_out'),
   3, 'both runs were fired');
 

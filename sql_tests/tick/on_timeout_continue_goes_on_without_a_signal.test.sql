@@ -13,7 +13,7 @@ select pgflow.add_step('tn', 'after', array['g']);
 select run_id from pgflow.start_flow('tn', '{}'::jsonb) \gset
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
 
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 2, 0)$$, 'tick fires both waits');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 2, 0, 0, 0, 0)$$, 'tick fires both waits');
 
 -- TEST: a step with a handler starts: its task is queued, get_step_signal says timed out
 select results_eq(

@@ -10,13 +10,13 @@ select pgflow.add_step('tf', 'after', array['gate']);
 select run_id from pgflow.start_flow('tf', '{}'::jsonb) \gset
 
 -- TEST: before the deadline a tick fires nothing
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'a tick before the deadline fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'a tick before the deadline fires nothing');
 select is((select status from pgflow.step_states where run_id = :'run_id' and step_slug = 'gate'), 'waiting',
   'gate still waits');
 
 -- TEST: once the deadline has passed, tick times the wait out and the step fails
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 1, 0)$$, 'tick fires one wait');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 1, 0, 0, 0, 0)$$, 'tick fires one wait');
 select results_eq(
   format($$select outcome, resolved_at is not null, signal_id from pgflow.wait_states where run_id = %L$$, :'run_id'),
   $$values ('timed_out'::text, true, null::bigint)$$,

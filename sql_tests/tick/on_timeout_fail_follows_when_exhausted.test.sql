@@ -18,7 +18,7 @@ select run_id as cascade_run from pgflow.start_flow('wc', '{}'::jsonb) \gset
 update pgflow.wait_states set deadline = now() - interval '1 second';
 
 -- TEST: one tick fires both
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 2, 0)$$, 'tick fires both waits');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 2, 0, 0, 0, 0)$$, 'tick fires both waits');
 
 -- TEST: when_exhausted skip: the step is skipped (timed_out, error kept), its dependent runs without it
 select results_eq(

@@ -14,7 +14,7 @@ select run_id from pgflow.start_flow('tc', '{}'::jsonb) \gset
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
 
 -- TEST: the step and its whole subtree are skipped; the independent step goes on
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 1, 0)$$, 'tick fires the wait');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 1, 0, 0, 0, 0)$$, 'tick fires the wait');
 select results_eq(
   format($$select step_slug, status, skip_reason from pgflow.step_states where run_id = %L order by step_slug$$, :'run_id'),
   $$values ('child'::text, 'skipped'::text, 'dependency_skipped'::text),

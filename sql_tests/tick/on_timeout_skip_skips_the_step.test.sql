@@ -12,7 +12,7 @@ select run_id from pgflow.start_flow('ts', '{}'::jsonb) \gset
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
 
 -- TEST: the timeout skips gate (skip_reason timed_out) as an unmet condition would
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 1, 0)$$, 'tick fires the wait');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 1, 0, 0, 0, 0)$$, 'tick fires the wait');
 select results_eq(
   format($$select status, skip_reason, error_message, skipped_at is not null from pgflow.step_states
            where run_id = %L and step_slug = 'gate'$$, :'run_id'),

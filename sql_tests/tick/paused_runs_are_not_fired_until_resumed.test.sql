@@ -14,7 +14,7 @@ select count(*) from pgflow.pause_run(:'run_id', 'alice', 'hold');
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
 
 -- TEST: tick leaves the waits of a paused run alone, even past their deadlines
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'tick fires nothing in a paused run');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'tick fires nothing in a paused run');
 select results_eq(
   format($$select step_slug, status from pgflow.step_states where run_id = %L order by step_slug$$, :'run_id'),
   $$values ('after'::text, 'created'::text), ('gate', 'waiting'), ('nap', 'waiting')$$,
@@ -36,7 +36,7 @@ select results_eq(
 select is(
   (select actor from pgflow.run_events where run_id = :'run_id' and event = 'wait:timed_out'), 'alice',
   'the timeout is recorded as part of alice''s resume');
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'a tick afterwards fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'a tick afterwards fires nothing');
 
 select * from finish();
 rollback;

@@ -16,7 +16,7 @@ select pgflow_tests.backdate_started_tasks(interval '95 seconds');
 update pgflow.wait_states set deadline = now() - interval '1 second' where run_id = :'run_id';
 
 -- TEST: tick returns (ran, fired_waits, requeued_tasks)
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 2, 1)$$,
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 2, 1, 0, 0, 0)$$,
   'tick fired two waits and requeued one stalled task');
 select results_eq(
   format($$select status, requeued_count from pgflow.step_tasks where run_id = %L and step_slug = 'work'$$, :'run_id'),
@@ -28,12 +28,12 @@ select results_eq(
   'gate timed out (skipped), nap fired (completed)');
 
 -- TEST: with nothing due and nothing stalled: (true, 0, 0)
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'a second tick finds nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'a second tick finds nothing');
 
 -- TEST: signature: tick(max_runs int default 100), SECURITY DEFINER
 select is(pgflow_tests.function_signature('tick'),
-  'tick(max_runs integer DEFAULT 100) returns TABLE(ran boolean, fired_waits integer, requeued_tasks integer)',
-  'pgflow.tick(max_runs integer default 100) returns table (ran, fired_waits, requeued_tasks)');
+  'tick(max_runs integer DEFAULT 100) returns TABLE(ran boolean, fired_waits integer, requeued_tasks integer, expired_runs integer, started_queued_runs integer, released_tasks integer)',
+  'pgflow.tick(max_runs integer default 100) returns table (ran, fired_waits, requeued_tasks, expired_runs, started_queued_runs, released_tasks)');
 
 select * from finish();
 rollback;

@@ -22,7 +22,7 @@ select results_eq(
 
 -- TEST: tick marks their waits abandoned once past the deadline, and fires none
 update pgflow.wait_states set deadline = now() - interval '1 second';
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'tick fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'tick fires nothing');
 select results_eq(
   format($$select run_id::text, outcome, resolved_at = now(), signal_id from pgflow.wait_states order by outcome, run_id::text$$),
   format($$select * from (values (%L, 'abandoned'::text, true, null::bigint), (%L, 'abandoned', true, null)) as v
@@ -37,7 +37,7 @@ select results_eq(
 select is((select status from pgflow.runs where run_id = :'skipped_run'), 'started', 'its run goes on');
 
 -- TEST: an abandoned wait is not fired again, and a later signal to the cancelled run raises
-select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0)$$, 'a second tick fires nothing');
+select results_eq($$select * from pgflow.tick()$$, $$values (true, 0, 0, 0, 0, 0)$$, 'a second tick fires nothing');
 select throws_ok(
   format($$select * from pgflow.send_signal(%L, 'go')$$, :'cancelled_run'),
   '55000', format('send_signal: run %s is cancelled', :'cancelled_run'), 'a signal to the cancelled run raises 55000');

@@ -86,7 +86,7 @@ def test_install_without_createrole_works_and_setup_security_grants_later(
         "select has_function_privilege('pgflow_worker',"
         " 'pgflow.read_tasks(text, int, int)', 'execute')"
         " and has_function_privilege('pgflow_client',"
-        " 'pgflow.start_flow(text, jsonb, uuid)', 'execute')"
+        " 'pgflow.start_flow(text, jsonb, uuid, text, text, timestamptz)', 'execute')"
         " and not has_function_privilege('pgflow_client',"
         " 'pgflow.complete_task(uuid, text, int, jsonb, int)', 'execute')",
     )

@@ -87,11 +87,13 @@ def fill_every_status(dsn: str) -> None:
 def snapshot(dsn: str) -> dict[str, list[tuple[object, ...]]]:
     """Every row of the runtime tables and the flow queues, in a stable order.
 
-    The columns added by run control (#12) are left out: an upgrade adds them empty.
+    The columns added by run control (#12) and by keyed starts (#14) are left out: an
+    upgrade adds them empty (or with their default).
     """
     queries = {
         "runs": (
-            "select to_jsonb(r) - '{cancelled_at,paused_at,rerun_of}'::text[] "
+            "select to_jsonb(r) - '{cancelled_at,paused_at,rerun_of,idempotency_key,"
+            "concurrency_key,deadline,queued_at,queue_seq,expired_at}'::text[] "
             "from pgflow.runs r order by run_id"
         ),
         "step_states": (
@@ -102,7 +104,10 @@ def snapshot(dsn: str) -> dict[str, list[tuple[object, ...]]]:
             "select to_jsonb(t) - '{cancelled_at,attempt_offset}'::text[] from pgflow.step_tasks t "
             "order by run_id, step_slug, task_index"
         ),
-        "flows": "select to_jsonb(f) from pgflow.flows f order by flow_slug",
+        "flows": (
+            "select to_jsonb(f) - '{opt_concurrency_limit,opt_on_limit,opt_run_timeout}'::text[] "
+            "from pgflow.flows f order by flow_slug"
+        ),
         "queue_chain": "select msg_id, message from pgmq.q_chain order by msg_id",
         "archive_chain": "select msg_id, message from pgmq.a_chain order by msg_id",
         "queue_mapper": "select msg_id, message from pgmq.q_mapper order by msg_id",

@@ -2,8 +2,9 @@
 database: it fires a signal wait whose timeout passed (its on_timeout applies) and a timer
 that is due, fires nothing twice, still requeues stalled tasks, and does nothing while
 another tick holds the lock; one round calls tick again at once while a call fired
-max_runs waits, so a backlog larger than max_runs drains in one round. Deadlines are moved
-into the past with an UPDATE: no sleeps.
+max_runs waits, so a backlog larger than max_runs drains in one round; it reports the runs
+it expired and the queued runs it started. Deadlines are moved into the past with an
+UPDATE: no sleeps.
 
 Without a database: tests/unit/test_worker_requeue_stalled_tasks.py; a worker process that
 ticks on its own: tests/integration/test_worker_signals.py.
@@ -184,3 +185,38 @@ def test_a_round_stops_after_max_rounds_calls(pgflow_dsn, pgflow_conn, caplog):
     statuses = [step_status(pgflow_conn, run_id, "approve") for run_id in run_ids]
     assert sorted(statuses) == ["failed"] * 3 + ["waiting"] * 2  # the rest: next interval
     assert any("more may be due" in r.getMessage() for r in caplog.records)
+
+
+def test_tick_reports_expired_runs_and_queued_runs_it_started(pgflow_dsn, pgflow_conn, caplog):
+    caplog.set_level(logging.INFO, logger="pgflow.worker")
+    pgflow_conn.execute(
+        "select pgflow.create_flow('billing', concurrency_limit => 1, on_limit => 'queue')"
+    )
+    pgflow_conn.execute("select pgflow.add_step('billing', 'only')")
+    start = "select run_id, status from pgflow.start_flow('billing', '{}', concurrency_key => 'k')"
+    (holder, _), (queued, status) = [pgflow_conn.execute(start).fetchone() for _ in range(2)]
+    assert status == "queued"
+    late = pgflow_conn.execute(
+        "select run_id from pgflow.start_flow('billing', '{}', deadline => now() + interval '1 h')"
+    ).fetchone()[0]
+    pgflow_conn.execute(
+        "update pgflow.runs set deadline = now() - interval '1 second' where run_id = %s", (late,)
+    )
+    # a raised limit frees a slot no release gave away: the tick's safety net starts the run
+    pgflow_conn.execute(
+        "update pgflow.flows set opt_concurrency_limit = 2 where flow_slug = 'billing'"
+    )
+
+    result = tick_once(pgflow_dsn)
+
+    assert result == TickResult(True, 0, 0, expired_runs=1, started_queued_runs=1)
+    assert (run_status(pgflow_conn, late), run_status(pgflow_conn, queued)) == (
+        "expired",
+        "started",
+    )
+    assert run_status(pgflow_conn, holder) == "started"
+    logged = [
+        r for r in caplog.records if r.getMessage() == "runs expired or started from their queue"
+    ]
+    assert [r.fields for r in logged] == [{"expired_runs": 1, "started_queued_runs": 1}]  # type: ignore[attr-defined]
+    assert tick_once(pgflow_dsn) == TickResult(True, 0, 0)  # nothing twice

@@ -73,6 +73,45 @@ alter table pgflow.step_tasks
   drop column cancelled_at, drop column attempt_offset,
   drop constraint valid_status,
   add constraint valid_status check (status in ('queued', 'started', 'completed', 'failed'));
+-- Keyed starts, limits and deadlines (#14): our columns, sequence, table and result type;
+-- start_flow, create_flow and add_step under upstream's signatures (stand-ins: this
+-- database is not run before it is adopted).
+drop table pgflow.throttled_messages;
+alter table pgflow.runs
+  drop column idempotency_key, drop column concurrency_key, drop column deadline,
+  drop column queued_at, drop column queue_seq, drop column expired_at;
+drop sequence pgflow.runs_queue_seq;
+alter table pgflow.flows
+  drop column opt_concurrency_limit, drop column opt_on_limit, drop column opt_run_timeout;
+alter table pgflow.steps drop column opt_max_in_flight;
+drop function pgflow.start_flow(text, jsonb, uuid, text, text, timestamptz);
+drop type pgflow.start_flow_result;
+drop function pgflow.create_flow(text, int, int, int, int, text, int);
+drop function pgflow.add_step(text, text, text[], int, int, int, int, text, jsonb, jsonb,
+  text, text, int);
+create function pgflow.start_flow(flow_slug text, input jsonb, run_id uuid default null)
+returns setof pgflow.runs language plpgsql as $$
+begin
+  raise exception 'upstream''s start_flow is not in this fixture';
+end
+$$;
+create function pgflow.create_flow(flow_slug text, max_attempts int default null,
+  base_delay int default null, timeout int default null)
+returns pgflow.flows language plpgsql as $$
+begin
+  raise exception 'upstream''s create_flow is not in this fixture';
+end
+$$;
+create function pgflow.add_step(flow_slug text, step_slug text, deps_slugs text[] default '{}',
+  max_attempts int default null, base_delay int default null, timeout int default null,
+  start_delay int default null, step_type text default 'single',
+  required_input_pattern jsonb default null, forbidden_input_pattern jsonb default null,
+  when_unmet text default 'skip', when_exhausted text default 'fail')
+returns pgflow.steps language plpgsql as $$
+begin
+  raise exception 'upstream''s add_step is not in this fixture';
+end
+$$;
 """
 
 STRIP = """

@@ -1,6 +1,7 @@
 """The worker's periodic ``pgflow.tick()`` call (which requeues stalled tasks) without a
-database: what one call reports, a round that calls again at once while a call fired
-``max_runs`` waits (at most ``max_rounds`` calls), the permanently-stalled alert, a timer
+database: what one call reports (its six counts; expired and started queued runs logged),
+a round that calls again at once while a call fired ``max_runs`` waits or expired or
+started ``max_runs`` runs (at most ``max_rounds`` calls), the permanently-stalled alert, a timer
 that never dies, and its setting (``tick_interval_seconds``, ``--tick-interval`` (0, or at
 least 0.1 s) and the deprecated ``--requeue-stalled-interval`` and ``--sweep-interval``).
 Against a real database:
@@ -33,7 +34,7 @@ def test_one_call_returns_and_logs_how_many_tasks_it_requeued(caplog):
 
     def answer(query, params):
         if query == TICK:
-            return (True, 0, 2)
+            return (True, 0, 2, 0, 0, 0)
         return (0, None, None)  # nothing permanently stalled
 
     pool = ScriptedPool(answer)
@@ -48,7 +49,9 @@ def test_one_call_returns_and_logs_how_many_tasks_it_requeued(caplog):
 
 def test_one_call_logs_how_many_waits_it_fired(caplog):
     caplog.set_level(logging.INFO, logger="pgflow.worker")
-    pool = ScriptedPool(lambda query, params: (True, 3, 0) if query == TICK else (0, None, None))
+    pool = ScriptedPool(
+        lambda query, params: (True, 3, 0, 0, 0, 0) if query == TICK else (0, None, None)
+    )
     ticker = Ticker(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
     assert asyncio.run(ticker.tick_once()) == TickResult(True, 3, 0)
     assert (ticker.fired, ticker.requeued) == (3, 0)
@@ -58,7 +61,9 @@ def test_one_call_logs_how_many_waits_it_fired(caplog):
 
 def test_a_call_that_requeues_nothing_logs_nothing(caplog):
     caplog.set_level(logging.INFO, logger="pgflow.worker")
-    pool = ScriptedPool(lambda query, params: (False, 0, 0) if query == TICK else (0, None, None))
+    pool = ScriptedPool(
+        lambda query, params: (False, 0, 0, 0, 0, 0) if query == TICK else (0, None, None)
+    )
     ticker = Ticker(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
     assert asyncio.run(ticker.tick_once()) == TickResult(False, 0, 0)  # another tick ran
     assert caplog.records == []
@@ -70,13 +75,67 @@ def test_the_worker_calls_tick_which_requeues_stalled_tasks():
     assert "pgflow.requeue_stalled_tasks()" not in queries.WORKER_FUNCTIONS  # tick calls it
 
 
+def test_a_call_parses_the_six_counts_and_logs_expired_and_started_runs(caplog):
+    caplog.set_level(logging.INFO, logger="pgflow.worker")
+    rows = iter([(True, 0, 0, 2, 1, 4), (True, 0, 0, 0, 0, 3), (True, 0, 0, 0, 5, 0)])
+    pool = ScriptedPool(lambda query, params: next(rows) if query == TICK else (0, None, None))
+    ticker = Ticker(pool=pool, interval_seconds=1)  # type: ignore[arg-type]
+
+    results = [asyncio.run(ticker.tick_once()) for _ in range(3)]
+
+    assert results == [
+        TickResult(True, 0, 0, expired_runs=2, started_queued_runs=1, released_tasks=4),
+        TickResult(True, 0, 0, released_tasks=3),
+        TickResult(True, 0, 0, started_queued_runs=5),
+    ]
+    assert (ticker.expired, ticker.started_queued) == (2, 6)
+    logged = [
+        r for r in caplog.records if r.getMessage() == "runs expired or started from their queue"
+    ]
+    assert [(r.levelno, r.fields) for r in logged] == [  # type: ignore[attr-defined]
+        (logging.INFO, {"expired_runs": 2, "started_queued_runs": 1}),
+        (logging.INFO, {"expired_runs": 0, "started_queued_runs": 5}),
+    ]  # one line per call that expired or started runs; none for the call in between
+
+
+def test_the_tick_statement_reads_the_six_columns_and_nulls_count_as_zero():
+    for column in (
+        "ran",
+        "fired_waits",
+        "requeued_tasks",
+        "expired_runs",
+        "started_queued_runs",
+        "released_tasks",
+    ):
+        assert column in TICK
+    assert TickResult.from_row((True, None, None, None, None, None)) == TickResult(True, 0, 0)
+    assert TickResult.from_row(None) == TickResult(False, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("row", "calls"),
+    [
+        ((True, 0, 0, 5, 0, 0), 3),  # expired max_runs runs: more may be due
+        ((True, 0, 0, 0, 5, 0), 3),  # started the queued runs of max_runs keys
+        ((True, 0, 0, 4, 4, 0), 1),  # below max_runs in each: all done
+        ((True, 0, 9, 0, 0, 9), 1),  # requeued and released tasks never call again
+    ],
+)
+def test_a_round_calls_again_while_expired_or_started_runs_reach_max_runs(row, calls):
+    pool = ScriptedPool(lambda query, params: row if query == TICK else (0, None, None))
+    ticker = Ticker(pool=pool, interval_seconds=60, max_runs=5, max_rounds=3)  # type: ignore[arg-type]
+
+    assert len(asyncio.run(ticker.tick_round())) == calls
+    assert len(tick_calls(pool)) == calls
+
+
 def scripted_ticks(fired: list[int]) -> ScriptedPool:
     """A pool whose tick calls fire these numbers of waits in turn (then 0)."""
     left = list(fired)
 
     def answer(query, params):
         if query == TICK:
-            return (True, left.pop(0) if left else 0, 0)
+            return (True, left.pop(0) if left else 0, 0, 0, 0, 0)
         return (0, None, None)
 
     return ScriptedPool(answer)
@@ -116,7 +175,9 @@ def test_a_round_is_bounded_by_max_rounds(caplog):
 
 
 def test_a_round_ends_when_another_tick_holds_the_lock():
-    pool = ScriptedPool(lambda query, params: (False, 0, 0) if query == TICK else (0, None, None))
+    pool = ScriptedPool(
+        lambda query, params: (False, 0, 0, 0, 0, 0) if query == TICK else (0, None, None)
+    )
     ticker = Ticker(pool=pool, interval_seconds=60, max_runs=1)  # type: ignore[arg-type]
     assert asyncio.run(ticker.tick_round()) == [TickResult(False, 0, 0)]
 
@@ -147,7 +208,7 @@ def test_alerts_once_per_newly_permanently_stalled_task(caplog):
 
     def answer(query, params):
         if query == TICK:
-            return (True, 0, 0)
+            return (True, 0, 0, 0, 0, 0)
         if params["since"] is None:
             return (1, stamp, sample)
         assert params["since"] == stamp
@@ -174,7 +235,7 @@ def test_the_timer_survives_database_and_unexpected_errors(caplog):
             return psycopg.OperationalError("server closed the connection")
         if calls["n"] == 2:
             return RuntimeError("bug")
-        return (True, 0, 1)
+        return (True, 0, 1, 0, 0, 0)
 
     pool = ScriptedPool(answer)
     ticker = Ticker(pool=pool, interval_seconds=0.01)  # type: ignore[arg-type]

@@ -1,10 +1,11 @@
 """The ``pgflow`` command line.
 
 ``pgflow install`` installs the schema; ``pgflow start``, ``status`` and ``runs`` start and
-follow runs (here); ``pgflow cancel|pause|resume|retry|rerun|skip|complete-step|events``
-operate runs (:mod:`pgflow.cli.control`); ``pgflow signal`` sends a signal to a run
-(:mod:`pgflow.cli.signal`); ``pgflow dev up|down|status|dsn|psql|destroy``
-manage the embedded dev cluster (:mod:`pgflow.cli.dev`); ``check-schema``, ``migrate`` and
+follow runs (here; keys, slots and deadlines are worded by :mod:`pgflow.cli.run_limits`);
+``pgflow cancel|pause|resume|retry|rerun|skip|complete-step|events`` operate runs
+(:mod:`pgflow.cli.control`); ``pgflow signal`` sends a signal to a run
+(:mod:`pgflow.cli.signal`); ``pgflow dev up|down|status|dsn|psql|destroy`` manage the
+embedded dev cluster (:mod:`pgflow.cli.dev`); ``check-schema``, ``migrate`` and
 ``schedules`` administer the schema (:mod:`pgflow.cli.admin`). Every command that needs a
 database takes ``--dsn``, else uses ``PGFLOW_DATABASE_URL``, ``DATABASE_URL``, then the dev
 cluster, started on demand (:func:`pgflow.cli.util.command_dsn`). Data goes to stdout,
@@ -16,15 +17,23 @@ from __future__ import annotations
 import dataclasses
 import json
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import click
 import psycopg
 
 from pgflow._version import __version__
-from pgflow.cli import admin, control, dev, formatting, signal
-from pgflow.cli.util import click_dsn, command_dsn, dsn_option, parse_json_option, table
+from pgflow.cli import admin, control, dev, formatting, run_limits, signal
+from pgflow.cli.durations import deadline_callback
+from pgflow.cli.util import (
+    click_dsn,
+    command_dsn,
+    db_error_message,
+    dsn_option,
+    parse_json_option,
+    table,
+)
 from pgflow.client import RUN_STATUSES, Client, Run
 from pgflow.errors import PgflowError
 from pgflow.schema.install import METHODS, Method, install
@@ -81,6 +90,21 @@ def _parse_input(text: str) -> Any:
     help="Run input as JSON, or @FILE to read it from a file.",
 )
 @click.option("--run-id", type=click.UUID, help="Use this uuid as the run id (default: random).")
+@click.option(
+    "--idempotency-key",
+    help="At most one run of FLOW per key: a repeated start prints the first run's id.",
+)
+@click.option(
+    "--concurrency-key",
+    help="Take a slot of this key (the flow's concurrency_limit); over it, queue or refuse.",
+)
+@click.option(
+    "--deadline",
+    metavar="DURATION|TIMESTAMP",
+    callback=deadline_callback,
+    help="Expire the run if unfinished by then: 90s, 15m, 2h, 1d, 1h30m from now (database "
+    "clock), or an ISO 8601 timestamp with offset.",
+)
 @click.option("--wait", is_flag=True, help="Wait for the run to finish; print its output.")
 @click.option(
     "--timeout",
@@ -95,6 +119,9 @@ def start_command(
     flow: str,
     input_text: str,
     run_id: uuid.UUID | None,
+    idempotency_key: str | None,
+    concurrency_key: str | None,
+    deadline: timedelta | datetime | None,
     wait: bool,
     timeout_seconds: float,
     dsn: str | None,
@@ -102,19 +129,35 @@ def start_command(
     """Start a run of FLOW.
 
     Prints the run id; with --wait, prints the run output (JSON) once the run completes,
-    and exits 1 if it failed or did not finish in time.
+    and exits 1 if it failed, was cancelled or expired, or did not finish in time. A start
+    with an --idempotency-key used before prints the existing run's id and notes "already
+    started" on stderr; a run over its key's concurrency limit is queued (stderr says its
+    place and the run holding the slot) or refused (exit 1, naming the holders).
     """
     value = _parse_input(input_text)
     with _client(dsn) as client:
         try:
-            state = client.start_flow(flow, value, run_id=run_id)
+            state = client.start_flow(
+                flow,
+                value,
+                run_id=run_id,
+                idempotency_key=idempotency_key,
+                concurrency_key=concurrency_key,
+                deadline=deadline,
+            )
+            queued = state.status == "queued"
+            slot = client.get_run_slot(state.run_id) if queued else None
             if not wait:
                 click.echo(state.run_id)
+            elif not state.duplicate:
+                click.echo(f"started run {state.run_id} of flow {flow}", err=True)
+            for note in run_limits.start_notes(state, slot):
+                click.echo(note, err=True)
+            if not wait:
                 return
-            click.echo(f"started run {state.run_id} of flow {flow}", err=True)
             final = client.wait_for_run(state.run_id, timeout_seconds=timeout_seconds)
         except (PgflowError, psycopg.Error) as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(db_error_message(exc)) from exc
     if final.status == "completed":
         click.echo(f"run {final.run_id} completed in {_duration(final.duration_seconds)}", err=True)
         click.echo(json.dumps(final.output, indent=2))
@@ -134,7 +177,9 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
     Also says why a failed run failed (the failed step and its error), who cancelled or
     paused a run and why, for each task waiting to be retried, its last error and when its
     next attempt is due, and for each waiting step what it waits for, since when and until
-    when (signal timeout, timer). Reads only.
+    when (signal timeout, timer). For a run with a concurrency key: the key, its limit,
+    and a queued run's place in the queue with the run(s) holding the slot(s); for a run
+    with a deadline: the time left (database clock), or when it expired. Reads only.
     """
     with _client(dsn) as client:
         try:
@@ -146,18 +191,25 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
             events = client.events(state.run_id) if noted and not as_json else []
             waiting = any(step.status == "waiting" for step in state.steps)
             waits = client.get_run_waits(state.run_id) if waiting else []
+            slot = client.get_run_slot(state.run_id) if state.concurrency_key else None
+            ahead = state.deadline is not None and state.status in run_limits.LIVE_STATUSES
+            deadline = client.get_run_deadline(state.run_id) if ahead else None
         except (PgflowError, psycopg.Error) as exc:
             raise click.ClickException(str(exc)) from exc
     if as_json:
         data = dataclasses.asdict(state)
         data["retrying_tasks"] = [dataclasses.asdict(task) for task in retrying]
         data["waits"] = [dataclasses.asdict(wait) for wait in waits]
+        data["slot"] = None if slot is None else dataclasses.asdict(slot)
+        data["deadline_seconds_left"] = None if deadline is None else deadline.seconds_left
         click.echo(json.dumps(data, indent=2, default=str))
         return
     click.echo(f"run      {state.run_id}")
     click.echo(f"flow     {state.flow_slug}")
     click.echo(f"status   {state.status}  ({_run_timing(state)})")
     for label, text in formatting.why_lines(state, events):
+        click.echo(f"{label:<8} {text}")
+    for label, text in run_limits.status_lines(state, slot, deadline):
         click.echo(f"{label:<8} {text}")
     click.echo("")
     paused = state.status == "paused"
@@ -241,6 +293,9 @@ _one_line = formatting.one_line
 
 
 def _run_timing(run: Run) -> str:
+    if run.status == "queued":
+        waiting_for = _seconds_between(run.queued_at, datetime.now(UTC))
+        return f"queued {_when(run.queued_at)}, waiting for {_duration(waiting_for)}"
     if run.finished:
         return f"started {_when(run.started_at)}, took {_duration(run.duration_seconds)}"
     running_for = _seconds_between(run.started_at, datetime.now(UTC))

@@ -8,8 +8,11 @@ Modules, one job each:
 - ``control_plans``: the plans of the run-control verbs and of the audit trail;
 - ``signal_plans``: the plans of ``send_signal`` and ``get_run_waits``;
 - ``records``: what the verbs return (:class:`Run`, :class:`RunState`, :class:`StepState`,
-  :class:`RunControlResult`, :class:`RunEvent`, :class:`RetryingTask`, :class:`SignalResult`,
-  :class:`RunWait`);
+  :class:`RunControlResult`, :class:`RunEvent`, :class:`RetryingTask`); ``signal_records``
+  (:class:`SignalResult`, :class:`RunWait`) and ``start_records`` (:class:`StartedRun`,
+  :class:`RunSlot`, :class:`RunDeadline`) apart;
+- ``start_options``: the checks of ``start_flow``'s keys and deadline, and how the
+  database's refusals of them (limits, isolation) become pgflow errors;
 - ``sync_client`` and ``async_client``: the two clients, thin layers over the plans;
 - ``sync_control`` and ``async_control``: their run-control verbs (mixins);
 - ``sync_signals`` and ``async_signals``: their signal verbs (mixins).
@@ -28,6 +31,7 @@ from pgflow.client.records import (
     StepState,
 )
 from pgflow.client.signal_records import RunWait, SignalResult
+from pgflow.client.start_records import RunDeadline, RunSlot, StartedRun
 from pgflow.client.sync_client import Client
 
 __all__ = [
@@ -39,10 +43,13 @@ __all__ = [
     "RetryingTask",
     "Run",
     "RunControlResult",
+    "RunDeadline",
     "RunEvent",
+    "RunSlot",
     "RunState",
     "RunWait",
     "SignalResult",
+    "StartedRun",
     "StepState",
     "canonical_run_id",
     "encode_run_input",

@@ -38,6 +38,8 @@ from pgflow.client.async_control import AsyncRunControl
 from pgflow.client.async_signals import AsyncSignals
 from pgflow.client.plans import HasSlug, Plan
 from pgflow.client.records import Run, RunState
+from pgflow.client.start_options import Deadline
+from pgflow.client.start_records import RunDeadline, RunSlot, StartedRun
 from pgflow.dsn import resolve_dsn
 
 T = TypeVar("T")
@@ -142,18 +144,33 @@ class AsyncClient(AsyncRunControl, AsyncSignals):
 
     # ------------------------------------------------------------------ verbs
     async def start_flow(
-        self, flow: str | HasSlug, input: Any, run_id: str | uuid.UUID | None = None
-    ) -> RunState:
+        self,
+        flow: str | HasSlug,
+        input: Any,
+        run_id: str | uuid.UUID | None = None,
+        *,
+        idempotency_key: str | None = None,
+        concurrency_key: str | None = None,
+        deadline: Deadline | None = None,
+    ) -> StartedRun:
         """Start a run of a flow and return its state right after the start.
+
+        As :meth:`pgflow.Client.start_flow`, which describes the options in full.
 
         Args:
             flow: the flow slug, or an object with a ``slug`` (a :class:`pgflow.dsl.Flow`);
                 the flow must exist in the database.
             input: the run input, any JSON-serialisable value.
             run_id: a uuid of your choice for the run; random when None.
+            idempotency_key: at most one run of the flow per key; a repeated start returns
+                the first run with ``duplicate`` True and writes nothing.
+            concurrency_key: the key whose slots (the flow's ``concurrency_limit``) the
+                run takes; over the limit it is ``queued`` or refused (``on_limit``).
+            deadline: an aware datetime, or a timedelta or seconds from the database's
+                ``now()``: the run expires if still unfinished then.
 
         Returns:
-            The new run with its step states.
+            The run with its step states, and ``duplicate``.
 
         Raises:
             FlowNotFound: the database has no such flow.
@@ -162,8 +179,22 @@ class AsyncClient(AsyncRunControl, AsyncSignals):
             InvalidRunInput: ``input`` is not JSON-serialisable, not storable as jsonb,
                 over ``pgflow.max_payload_bytes``, or not an array for a flow with a root
                 map step (as for :meth:`pgflow.Client.start_flow`). Nothing is written.
+            InvalidStartOption: a blank, too long or non-text key, or a deadline that is
+                naive, not positive or past (database clock).
+            ConcurrencyLimitReached: the limit for ``concurrency_key`` is reached and the
+                flow's ``on_limit`` is ``reject`` (``holders``: the runs holding it).
+            WrongIsolationLevel: a limited key outside a READ COMMITTED transaction.
         """
-        return await self._run(plans.start_flow(flow, input, run_id))
+        return await self._run(
+            plans.start_flow(
+                flow,
+                input,
+                run_id,
+                idempotency_key=idempotency_key,
+                concurrency_key=concurrency_key,
+                deadline=deadline,
+            )
+        )
 
     async def get_run(self, run_id: str | uuid.UUID) -> RunState:
         """Return a run and the state of each of its steps.
@@ -173,6 +204,28 @@ class AsyncClient(AsyncRunControl, AsyncSignals):
         """
         return await self._run(plans.get_run(run_id))
 
+    async def get_run_slot(self, run_id: str | uuid.UUID) -> RunSlot | None:
+        """Return where a run with a concurrency key stands; None for a run without key.
+
+        As :meth:`pgflow.Client.get_run_slot`.
+
+        Raises:
+            RunNotFound: no run has this id.
+            InvalidRunId: ``run_id`` is not a uuid (nothing is sent).
+        """
+        return await self._run(plans.get_run_slot(run_id))
+
+    async def get_run_deadline(self, run_id: str | uuid.UUID) -> RunDeadline | None:
+        """Return a run's deadline and the seconds left on the database clock (None: none).
+
+        As :meth:`pgflow.Client.get_run_deadline`.
+
+        Raises:
+            RunNotFound: no run has this id.
+            InvalidRunId: ``run_id`` is not a uuid (nothing is sent).
+        """
+        return await self._run(plans.get_run_deadline(run_id))
+
     async def wait_for_run(
         self,
         run_id: str | uuid.UUID,
@@ -180,8 +233,9 @@ class AsyncClient(AsyncRunControl, AsyncSignals):
         *,
         poll_interval_seconds: float = 0.2,
     ) -> RunState:
-        """Poll a run until it is completed or failed, and return its final state.
+        """Poll a run until it is finished, and return its final state.
 
+        Finished: completed, failed, cancelled or expired (a queued run is waited for).
         Sleeps with :func:`asyncio.sleep` between reads, so the event loop stays free.
 
         Args:
@@ -190,7 +244,7 @@ class AsyncClient(AsyncRunControl, AsyncSignals):
             poll_interval_seconds: pause between two reads of the run (default 0.2 s).
 
         Raises:
-            RunTimeout: the run was still ``started`` after ``timeout_seconds``.
+            RunTimeout: the run was still unfinished after ``timeout_seconds``.
             RunNotFound: no run has this id.
         """
         deadline = time.monotonic() + timeout_seconds
@@ -218,8 +272,8 @@ class AsyncClient(AsyncRunControl, AsyncSignals):
 
         Args:
             flow_slug: only runs of this flow.
-            status: only runs in this status (``started``, ``paused``, ``completed``,
-                ``failed``, ``cancelled``).
+            status: only runs in this status (one of
+                :data:`~pgflow.client.records.RUN_STATUSES`).
             limit: at most this many runs.
             step_slug: only runs whose step ``step_slug`` failed or has a failed attempt.
             error_contains: only runs with such an error containing this text

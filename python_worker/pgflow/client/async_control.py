@@ -31,7 +31,7 @@ class AsyncRunControl:
         reason: str | None = None,
         expected_status: str | None = None,
     ) -> RunControlResult:
-        """Cancel a started or paused run for good; see :meth:`pgflow.Client.cancel_run`.
+        """Cancel a started, paused or queued run for good; see :meth:`pgflow.Client.cancel_run`.
 
         Raises:
             RunStateError: the run is completed, failed or cancelled; nothing changed.
@@ -94,7 +94,8 @@ class AsyncRunControl:
         """Retry a failed run from its failed steps; see :meth:`pgflow.Client.retry_run`.
 
         Raises:
-            RunStateError: the run is not failed. Others as :meth:`cancel_run`.
+            RunStateError: the run is not failed. ConcurrencyLimitReached: its key has no
+                free slot. Others as :meth:`cancel_run`.
         """
         return await self._run(
             control_plans.run_verb(

@@ -5,7 +5,9 @@ Plans as in :mod:`pgflow.client.plans` (generators yielding statements of
 actor, an unknown ``expected_status``, a run id that is not a uuid, an output that is not
 JSON); database errors become pgflow errors: SQLSTATE 55000 :class:`RunStateError`, P0002
 :class:`RunNotFound` / :class:`StepNotFound`, 22023 and 54000
-:class:`InvalidControlArgument`, 42501 :class:`PermissionDenied`.
+:class:`InvalidControlArgument`, 42501 :class:`PermissionDenied`, 53400
+:class:`ConcurrencyLimitReached` (``retry_run`` or ``rerun_flow`` of a run whose
+concurrency key has no free slot), 25000 :class:`WrongIsolationLevel`.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ import psycopg
 from pgflow.client import queries
 from pgflow.client.plans import Plan, canonical_run_id
 from pgflow.client.records import RUN_STATUSES, RetryingTask, RunControlResult, RunEvent
+from pgflow.client.start_options import limit_reached
 from pgflow.errors import (
     InvalidControlArgument,
     PermissionDenied,
     RunNotFound,
     RunStateError,
     StepNotFound,
+    WrongIsolationLevel,
 )
 
 #: The verbs that act on a whole run, by SQL function name, with their statement.
@@ -40,11 +44,11 @@ RUN_VERBS: Final[Mapping[str, LiteralString]] = {
 
 #: The run statuses in which each verb applies (as the SQL functions check them).
 LEGAL_STATUSES: Final[Mapping[str, tuple[str, ...]]] = {
-    "cancel_run": ("started", "paused"),
+    "cancel_run": ("started", "paused", "queued"),
     "pause_run": ("started",),
     "resume_run": ("paused",),
     "retry_run": ("failed",),
-    "rerun_flow": RUN_STATUSES,
+    "rerun_flow": tuple(s for s in RUN_STATUSES if s != "queued"),  # a queued run has not run
     "skip_step": ("started", "paused", "failed"),
     "complete_step": ("started", "paused", "failed"),
 }
@@ -146,6 +150,10 @@ def translate(verb: str, exc: psycopg.Error) -> Exception:
         | psycopg.errors.InvalidTextRepresentation,  # JSON text jsonb refuses
     ):
         return InvalidControlArgument(message)
+    if isinstance(exc, psycopg.errors.ConfigurationLimitExceeded):
+        return limit_reached(exc)  # retry_run / rerun_flow of a keyed run, no free slot
+    if isinstance(exc, psycopg.errors.InvalidTransactionState):
+        return WrongIsolationLevel(message)
     if isinstance(exc, psycopg.errors.InsufficientPrivilege):
         return PermissionDenied(
             f"{message}: {verb} needs the pgflow_operator role (or the schema owner); "

@@ -10,6 +10,7 @@ the plan turns it into a pgflow error. :class:`~pgflow.client.Client` runs plans
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 import uuid
@@ -21,6 +22,13 @@ from psycopg.rows import tuple_row
 
 from pgflow.client import queries
 from pgflow.client.records import Run, RunState
+from pgflow.client.start_options import (
+    Deadline,
+    check_run_key,
+    deadline_params,
+    translate_start_error,
+)
+from pgflow.client.start_records import RunDeadline, RunSlot, StartedRun
 from pgflow.errors import (
     FlowNotFound,
     InvalidRunId,
@@ -90,36 +98,78 @@ def _message(exc: psycopg.Error) -> str:
 
 
 def start_flow(
-    flow: str | HasSlug, input: Any, run_id: str | uuid.UUID | None = None
-) -> Plan[RunState]:
-    """Plan of ``start_flow`` (see :meth:`pgflow.client.Client.start_flow`)."""
+    flow: str | HasSlug,
+    input: Any,
+    run_id: str | uuid.UUID | None = None,
+    *,
+    idempotency_key: str | None = None,
+    concurrency_key: str | None = None,
+    deadline: Deadline | None = None,
+) -> Plan[StartedRun]:
+    """Plan of ``start_flow`` (see :meth:`pgflow.client.Client.start_flow`).
+
+    Without options: one statement, ``pgflow.start_flow_with_states`` (as upstream's
+    client). With any: ``pgflow.start_flow`` with its trailing arguments, then
+    ``pgflow.get_run_with_states`` in a second statement (a STABLE function in the first
+    would not see the run it inserts).
+    """
     slug = flow if isinstance(flow, str) else flow.slug
-    params = {
+    params: dict[str, Any] = {
         "flow_slug": slug,
         "input": encode_run_input(input),
         "run_id": None if run_id is None else canonical_run_id(run_id),
     }
+    keyed = idempotency_key is not None or concurrency_key is not None or deadline is not None
+    if not keyed:
+        try:
+            rows = yield queries.START_FLOW, params
+        except psycopg.Error as exc:
+            error = _start_error(exc, slug, run_id, None)
+            if error is exc:
+                raise
+            raise error from exc
+        return StartedRun.from_json(rows[0][0])
+    params["idempotency_key"] = check_run_key("idempotency_key", idempotency_key)
+    params["concurrency_key"] = check_run_key("concurrency_key", concurrency_key)
+    params.update(deadline_params(deadline))
     try:
-        rows = yield queries.START_FLOW, params
-    except psycopg.errors.ForeignKeyViolation as exc:
-        raise FlowNotFound(
+        rows = yield queries.START_FLOW_KEYED, params
+    except psycopg.Error as exc:
+        error = _start_error(exc, slug, run_id, concurrency_key)
+        if error is exc:
+            raise
+        raise error from exc
+    new_run_id, duplicate = rows[0]
+    rows = yield queries.GET_RUN, {"run_id": str(new_run_id)}
+    state = rows[0][0] if rows else None
+    if state is None:  # deleted between the two statements (delete_flow_and_data, prune)
+        raise RunNotFound(f"run {new_run_id} was started but is gone already")
+    return dataclasses.replace(StartedRun.from_json(state), duplicate=bool(duplicate))
+
+
+def _start_error(
+    exc: psycopg.Error, slug: str, run_id: str | uuid.UUID | None, concurrency_key: str | None
+) -> Exception:
+    """The pgflow error for a database error of ``start_flow`` (``exc`` if none fits)."""
+    if isinstance(exc, psycopg.errors.ForeignKeyViolation):
+        return FlowNotFound(
             f"flow {slug!r} is not defined in the database; start a worker for it "
             "(`pgflow-worker module:flow`) or create it with the SQL function "
             "pgflow.create_flow"
-        ) from exc
-    except psycopg.errors.UniqueViolation as exc:
-        raise RunAlreadyExists(f"a run with run_id {run_id} already exists") from exc
-    except (
-        psycopg.errors.ProgramLimitExceeded,  # over pgflow.max_payload_bytes
-        psycopg.errors.UntranslatableCharacter,  # \u0000
-        psycopg.errors.InvalidTextRepresentation,  # JSON text jsonb refuses (surrogates)
-    ) as exc:
-        raise InvalidRunInput(f"run input rejected for flow {slug!r}: {_message(exc)}") from exc
-    except psycopg.errors.InvalidParameterValue as exc:
-        if "root map" not in _message(exc):  # e.g. an invalid pgflow.max_payload_bytes
-            raise
-        raise InvalidRunInput(_message(exc)) from exc
-    return RunState.from_json(rows[0][0])
+        )
+    if isinstance(exc, psycopg.errors.UniqueViolation):
+        return RunAlreadyExists(f"a run with run_id {run_id} already exists")
+    if isinstance(
+        exc,
+        psycopg.errors.ProgramLimitExceeded  # over pgflow.max_payload_bytes
+        | psycopg.errors.UntranslatableCharacter  # \u0000
+        | psycopg.errors.InvalidTextRepresentation,  # JSON text jsonb refuses (surrogates)
+    ):
+        return InvalidRunInput(f"run input rejected for flow {slug!r}: {_message(exc)}")
+    if isinstance(exc, psycopg.errors.InvalidParameterValue) and "root map" in _message(exc):
+        return InvalidRunInput(_message(exc))
+    # Keys, deadline, limits; anything else (an invalid pgflow.max_payload_bytes) as it is.
+    return translate_start_error(exc, concurrency_key) or exc
 
 
 def get_run(run_id: str | uuid.UUID) -> Plan[RunState]:
@@ -132,6 +182,26 @@ def get_run(run_id: str | uuid.UUID) -> Plan[RunState]:
     if state is None:
         raise RunNotFound(f"no run with run_id {run_id}")
     return RunState.from_json(state)
+
+
+def get_run_slot(run_id: str | uuid.UUID) -> Plan[RunSlot | None]:
+    """Plan of ``get_run_slot`` (see :meth:`pgflow.client.Client.get_run_slot`)."""
+    try:
+        rows = yield queries.GET_RUN_SLOT, {"run_id": canonical_run_id(run_id)}
+    except psycopg.errors.NoDataFound as exc:
+        raise RunNotFound(f"no run with run_id {run_id}") from exc
+    return RunSlot.from_row(rows[0]) if rows else None
+
+
+def get_run_deadline(run_id: str | uuid.UUID) -> Plan[RunDeadline | None]:
+    """Plan of ``get_run_deadline`` (see :meth:`pgflow.client.Client.get_run_deadline`)."""
+    rows = yield queries.GET_RUN_DEADLINE, {"run_id": canonical_run_id(run_id)}
+    if not rows:
+        raise RunNotFound(f"no run with run_id {run_id}")
+    deadline, seconds_left, expired_at = rows[0]
+    if deadline is None:
+        return None
+    return RunDeadline(deadline, float(seconds_left), expired_at)
 
 
 def task_counts(run_id: str | uuid.UUID) -> Plan[dict[str, dict[str, int]]]:

@@ -3,9 +3,10 @@
 The same statements serve :class:`~pgflow.client.Client` and
 :class:`~pgflow.client.AsyncClient` (through the plans of :mod:`pgflow.client.plans`), in
 the style of the worker's registry (:mod:`pgflow.worker.queries`). The client changes
-engine state only through ``pgflow.start_flow_with_states`` and ``pgflow.send_signal``
-(which the ``pgflow_client`` role may call) and the run-control verbs (``pgflow.cancel_run``
-... ``pgflow.complete_step``, which the ``pgflow_operator`` role may call); everything else
+engine state only through ``pgflow.start_flow_with_states``, ``pgflow.start_flow`` and
+``pgflow.send_signal`` (which the ``pgflow_client`` role may call) and the run-control
+verbs (``pgflow.cancel_run`` ... ``pgflow.complete_step``, which the ``pgflow_operator``
+role may call); everything else
 only reads, and works under either role. Placeholders are psycopg ``%(name)s`` parameters;
 each statement returns the columns its comment names.
 """
@@ -25,6 +26,35 @@ START_FLOW: Final[LiteralString] = (
 #: One run and its step states (column ``state``, as START_FLOW's), or NULL for an
 #: unknown run.
 GET_RUN: Final[LiteralString] = "select pgflow.get_run_with_states(%(run_id)s) as state"
+
+#: Start a run with pgflow-py's trailing options; one row (run_id, duplicate). Keys are text
+#: or NULL; the deadline is ``deadline_at`` (timestamptz) or, relative, ``now()`` plus
+#: ``deadline_in`` (interval), so the database clock decides; both NULL: the flow's
+#: run_timeout, if any. The run's state is read by GET_RUN in a second statement: a STABLE
+#: function in this statement would not see the row start_flow inserts.
+START_FLOW_KEYED: Final[LiteralString] = (
+    "select run_id, duplicate from pgflow.start_flow("
+    "%(flow_slug)s, %(input)s::jsonb, %(run_id)s::uuid,"
+    " idempotency_key => %(idempotency_key)s::text,"
+    " concurrency_key => %(concurrency_key)s::text,"
+    " deadline => coalesce(%(deadline_at)s::timestamptz, now() + %(deadline_in)s::interval))"
+)
+
+#: ``pgflow.get_run_slot``: where a run with a concurrency key stands; one row
+#: (concurrency_key, concurrency_limit, on_limit, queue_position, holders uuid[]), none for
+#: a run without key; raises no_data_found for an unknown run.
+GET_RUN_SLOT: Final[LiteralString] = (
+    "select concurrency_key, concurrency_limit, on_limit, queue_position, holders"
+    " from pgflow.get_run_slot(%(run_id)s::uuid)"
+)
+
+#: A run's deadline with the seconds left on the database clock, in one statement: one row
+#: (deadline, seconds_left, expired_at) (deadline NULL when the run has none), none for an
+#: unknown run.
+GET_RUN_DEADLINE: Final[LiteralString] = (
+    "select r.deadline, extract(epoch from r.deadline - now())::float8 as seconds_left,"
+    " r.expired_at from pgflow.runs as r where r.run_id = %(run_id)s::uuid"
+)
 
 #: Task counts of a run by step and task status: rows of (step_slug, status, n).
 TASK_COUNTS: Final[LiteralString] = (

@@ -4,7 +4,9 @@ Runs and step states are built from the JSON the SQL API returns (``to_jsonb`` o
 ``pgflow.runs`` and ``pgflow.step_states`` rows, ``pgflow.get_run_with_states``); the
 run-control records (:class:`RunControlResult`, :class:`RunEvent`, :class:`RetryingTask`)
 from the rows of their statements. Timestamps become aware datetimes. The signal records
-are in :mod:`pgflow.client.signal_records`.
+are in :mod:`pgflow.client.signal_records`, those of keyed starts, slots and deadlines
+(:class:`~pgflow.client.start_records.StartedRun`, ...) in
+:mod:`pgflow.client.start_records`.
 """
 
 from __future__ import annotations
@@ -12,14 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Self
 
-#: Every status a run can be in (``pgflow.runs.status``).
-RUN_STATUSES: Final = ("started", "paused", "completed", "failed", "cancelled")
+#: Every status a run can be in (``pgflow.runs.status``): ``queued`` waits for a slot of
+#: its concurrency key (no step started yet), ``expired`` passed its deadline.
+RUN_STATUSES: Final = ("queued", "started", "paused", "completed", "failed", "cancelled", "expired")
 
 #: Run statuses a run leaves only by an operator's verb (retry_run of a failed run), if
 #: ever: the run is finished.
-TERMINAL_RUN_STATUSES: Final = frozenset({"completed", "failed", "cancelled"})
+TERMINAL_RUN_STATUSES: Final = frozenset({"completed", "failed", "cancelled", "expired"})
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,9 @@ class Run:
     Attributes:
         run_id: the run's uuid, as text.
         flow_slug: the flow it runs.
-        status: ``started``, ``paused``, ``completed``, ``failed`` or ``cancelled``.
+        status: one of :data:`RUN_STATUSES`: ``queued`` (over its flow's concurrency
+            limit, waiting for a slot), ``started``, ``paused``, ``completed``, ``failed``,
+            ``cancelled`` or ``expired`` (its deadline passed).
         input: the run input (JSON value).
         output: once completed, an object of the leaf steps' outputs by step slug.
         remaining_steps: steps not yet completed or skipped.
@@ -106,6 +111,11 @@ class Run:
         cancelled_at: when it was cancelled (``cancel_run``).
         paused_at: when it was paused, while it is (``pause_run``).
         rerun_of: the run this one reruns (``rerun_flow``), as text.
+        idempotency_key: the key it was started with (``start_flow(idempotency_key=)``).
+        concurrency_key: the key whose slots it takes (``start_flow(concurrency_key=)``).
+        deadline: when it expires if still unfinished (database clock), or None.
+        queued_at: when it was queued for a slot (kept once it starts), or None.
+        expired_at: when the tick expired it, or None.
     """
 
     run_id: str
@@ -120,16 +130,21 @@ class Run:
     cancelled_at: datetime | None = None
     paused_at: datetime | None = None
     rerun_of: str | None = None
+    idempotency_key: str | None = None
+    concurrency_key: str | None = None
+    deadline: datetime | None = None
+    queued_at: datetime | None = None
+    expired_at: datetime | None = None
 
     @property
     def finished(self) -> bool:
-        """True once the run is completed, failed or cancelled."""
+        """True once the run is completed, failed, cancelled or expired (not while queued)."""
         return self.status in TERMINAL_RUN_STATUSES
 
     @property
     def duration_seconds(self) -> float | None:
-        """Seconds from start to completion, failure or cancellation; None while running."""
-        end = self.completed_at or self.failed_at or self.cancelled_at
+        """Seconds from start to its end (completed, failed, cancelled, expired); else None."""
+        end = self.completed_at or self.failed_at or self.cancelled_at or self.expired_at
         if end is None or self.started_at is None:
             return None
         return (end - self.started_at).total_seconds()
@@ -167,7 +182,7 @@ class RunState(Run):
         raise KeyError(f"run {self.run_id} has no step {step_slug!r}")
 
     @classmethod
-    def from_json(cls, state: Mapping[str, Any]) -> RunState:
+    def from_json(cls, state: Mapping[str, Any]) -> Self:
         """Build from ``{"run": <runs row>, "steps": [<step_states rows>]}``."""
         steps = tuple(StepState.from_row(row) for row in state.get("steps") or ())
         return cls(**_run_fields(state["run"]), steps=steps)
@@ -280,6 +295,7 @@ class RetryingTask:
 
 
 def _run_fields(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The :class:`Run` fields of a ``to_jsonb(runs)`` object (absent columns: None)."""
     return {
         "run_id": str(row["run_id"]),
         "flow_slug": row["flow_slug"],
@@ -293,6 +309,12 @@ def _run_fields(row: Mapping[str, Any]) -> dict[str, Any]:
         "cancelled_at": _timestamp(row.get("cancelled_at")),
         "paused_at": _timestamp(row.get("paused_at")),
         "rerun_of": None if row.get("rerun_of") is None else str(row["rerun_of"]),
+        # pgflow-py 0.2.0 columns: absent from older rows and upstream's.
+        "idempotency_key": row.get("idempotency_key"),
+        "concurrency_key": row.get("concurrency_key"),
+        "deadline": _timestamp(row.get("deadline")),
+        "queued_at": _timestamp(row.get("queued_at")),
+        "expired_at": _timestamp(row.get("expired_at")),
     }
 
 

@@ -1,8 +1,9 @@
 """Start runs and follow them from synchronous code: :class:`Client`.
 
-The client only calls the SQL API (``pgflow.start_flow_with_states``,
-``pgflow.get_run_with_states``) and reads ``pgflow.runs`` / ``pgflow.step_tasks``; workers
-do the work. It holds one autocommit psycopg connection, opened on first use::
+The client only calls the SQL API (``pgflow.start_flow_with_states``, ``pgflow.start_flow``,
+``pgflow.get_run_with_states``, ``pgflow.get_run_slot``) and reads ``pgflow.runs`` /
+``pgflow.step_tasks``; workers do the work. It holds one autocommit psycopg connection,
+opened on first use::
 
     from pgflow import Client
 
@@ -31,6 +32,8 @@ import psycopg
 from pgflow.client import plans
 from pgflow.client.plans import HasSlug, Plan
 from pgflow.client.records import Run, RunState
+from pgflow.client.start_options import Deadline
+from pgflow.client.start_records import RunDeadline, RunSlot, StartedRun
 from pgflow.client.sync_control import RunControl
 from pgflow.client.sync_signals import Signals
 from pgflow.dsn import resolve_dsn
@@ -87,12 +90,20 @@ class Client(RunControl, Signals):
 
     # ------------------------------------------------------------------ verbs
     def start_flow(
-        self, flow: str | HasSlug, input: Any, run_id: str | uuid.UUID | None = None
-    ) -> RunState:
+        self,
+        flow: str | HasSlug,
+        input: Any,
+        run_id: str | uuid.UUID | None = None,
+        *,
+        idempotency_key: str | None = None,
+        concurrency_key: str | None = None,
+        deadline: Deadline | None = None,
+    ) -> StartedRun:
         """Start a run of a flow and return its state right after the start.
 
         Root steps are queued at once; the run may already be completed when the flow
-        needs no task (e.g. a root map over an empty array).
+        needs no task (e.g. a root map over an empty array), or ``queued`` when its
+        concurrency key has no free slot.
 
         Args:
             flow: the flow slug, or an object with a ``slug`` such as a
@@ -102,9 +113,24 @@ class Client(RunControl, Signals):
                 root step is a map).
             run_id: a uuid of your choice for the run (a :class:`uuid.UUID` or its text);
                 random when None.
+            idempotency_key: at most one run of the flow per key (a non-blank text of up
+                to 255 characters): the first start creates it; every later or concurrent
+                start with the key returns that run, whatever its status, with
+                ``duplicate`` True and nothing written (even if its input differs). The
+                key lives as long as its run.
+            concurrency_key: the key whose slots the run takes (same rules): when the flow
+                has a ``concurrency_limit``, at most that many of its runs with the key are
+                started or paused at once; over it, the run is created ``queued`` (it
+                starts, in start order, when a slot frees) or, with the flow's
+                ``on_limit="reject"``, refused. Without a limit the key is only recorded.
+            deadline: when the run expires (status ``expired``, its unfinished work
+                cancelled) if still unfinished: an aware :class:`datetime.datetime`, or a
+                :class:`datetime.timedelta` or a number of seconds from the database's
+                ``now()`` (never Python's clock). None: the flow's ``run_timeout``, if any.
 
         Returns:
-            The new run with its step states.
+            The run with its step states (a :class:`RunState`), and ``duplicate``: True
+            when an earlier start with the same ``idempotency_key`` created it.
 
         Raises:
             FlowNotFound: the database has no such flow.
@@ -114,8 +140,25 @@ class Client(RunControl, Signals):
                 nothing is sent), holds a NUL character (which jsonb cannot store), is larger
                 than the database's ``pgflow.max_payload_bytes`` (16 MiB by default), or
                 is not an array for a flow with a root map step. Nothing is written.
+            InvalidStartOption: a key is blank, longer than 255 characters or not a text,
+                or the deadline is naive, not positive or in the past (database clock).
+                Keys and relative deadlines are checked before connecting.
+            ConcurrencyLimitReached: the flow's limit for ``concurrency_key`` is reached
+                and its ``on_limit`` is ``reject``; ``holders`` names the runs holding the
+                slots. Nothing is written.
+            WrongIsolationLevel: a ``concurrency_key`` of a limited flow on a connection
+                in a transaction that is not READ COMMITTED.
         """
-        return self._run(plans.start_flow(flow, input, run_id))
+        return self._run(
+            plans.start_flow(
+                flow,
+                input,
+                run_id,
+                idempotency_key=idempotency_key,
+                concurrency_key=concurrency_key,
+                deadline=deadline,
+            )
+        )
 
     def get_run(self, run_id: str | uuid.UUID) -> RunState:
         """Return a run and the state of each of its steps.
@@ -131,6 +174,40 @@ class Client(RunControl, Signals):
         """
         return self._run(plans.get_run(run_id))
 
+    def get_run_slot(self, run_id: str | uuid.UUID) -> RunSlot | None:
+        """Return where a run with a concurrency key stands (``pgflow.get_run_slot``).
+
+        Args:
+            run_id: the run's uuid.
+
+        Returns:
+            The run's key, its flow's limit and ``on_limit``, its place in the key's queue
+            (``queue_position``, 1 = next; None unless queued) and the runs holding the
+            key's slots (``holders``, oldest first); None for a run without key.
+
+        Raises:
+            RunNotFound: no run has this id.
+            InvalidRunId: ``run_id`` is not a uuid (nothing is sent).
+        """
+        return self._run(plans.get_run_slot(run_id))
+
+    def get_run_deadline(self, run_id: str | uuid.UUID) -> RunDeadline | None:
+        """Return a run's deadline and the seconds left to it on the database clock.
+
+        Args:
+            run_id: the run's uuid.
+
+        Returns:
+            ``deadline``, ``seconds_left`` (from the database's ``now()``, read in the same
+            statement; <= 0 once passed) and ``expired_at``; None for a run without
+            deadline.
+
+        Raises:
+            RunNotFound: no run has this id.
+            InvalidRunId: ``run_id`` is not a uuid (nothing is sent).
+        """
+        return self._run(plans.get_run_deadline(run_id))
+
     def wait_for_run(
         self,
         run_id: str | uuid.UUID,
@@ -138,7 +215,9 @@ class Client(RunControl, Signals):
         *,
         poll_interval_seconds: float = 0.2,
     ) -> RunState:
-        """Poll a run until it is completed or failed, and return its final state.
+        """Poll a run until it is finished, and return its final state.
+
+        A ``queued`` run is not finished: it is waited for like a started one.
 
         Args:
             run_id: the run's uuid.
@@ -147,10 +226,12 @@ class Client(RunControl, Signals):
 
         Returns:
             The final state: ``status`` is ``completed`` (``output`` holds the leaf steps'
-            outputs) or ``failed`` (:attr:`RunState.failed_step` says where and why).
+            outputs), ``failed`` (:attr:`RunState.failed_step` says where and why),
+            ``cancelled`` or ``expired`` (its deadline passed).
 
         Raises:
-            RunTimeout: the run was still ``started`` after ``timeout_seconds``.
+            RunTimeout: the run was still ``queued``, ``started`` or ``paused`` after
+                ``timeout_seconds``.
             RunNotFound: no run has this id.
         """
         deadline = time.monotonic() + timeout_seconds
@@ -186,8 +267,9 @@ class Client(RunControl, Signals):
 
         Args:
             flow_slug: only runs of this flow.
-            status: only runs in this status (``started``, ``paused``, ``completed``,
-                ``failed``, ``cancelled``).
+            status: only runs in this status (one of
+                :data:`~pgflow.client.records.RUN_STATUSES`: ``queued``, ``started``,
+                ``paused``, ``completed``, ``failed``, ``cancelled``, ``expired``).
             limit: at most this many runs.
             step_slug: only runs whose step ``step_slug`` failed or has a task with a
                 failed attempt.

@@ -43,7 +43,7 @@ class RunControl:
         reason: str | None = None,
         expected_status: str | None = None,
     ) -> RunControlResult:
-        """Cancel a started or paused run for good (``pgflow.cancel_run``).
+        """Cancel a started, paused or queued run for good (``pgflow.cancel_run``).
 
         Its unfinished steps and tasks are cancelled and their queue messages archived; a
         worker running one of its handlers learns it at its next check and its late report
@@ -54,14 +54,14 @@ class RunControl:
             actor: who cancels (not blank), e.g. ``"alice"`` or ``"dashboard:alice"``.
             reason: why; recorded with the actor in the run's events (may be None).
             expected_status: do nothing unless the run is still in this status
-                (``started`` or ``paused``; see the module docstring).
+                (``started``, ``paused`` or ``queued``; see the module docstring).
 
         Returns:
             The run and its status after the call (``cancelled``), or ``changed=False``
             when it was no longer in ``expected_status``.
 
         Raises:
-            RunStateError: the run is completed, failed or cancelled (``.status`` says
+            RunStateError: the run is completed, failed, cancelled or expired (``.status`` says
                 which); nothing was changed. A second cancel without ``expected_status``
                 raises this.
             RunNotFound: no run has this id.
@@ -169,6 +169,8 @@ class RunControl:
         Raises:
             RunStateError: the run is not failed (a second retry without
                 ``expected_status`` raises this while the run is started).
+            ConcurrencyLimitReached: the run has a concurrency key (it freed its slot when
+                it failed) and every slot of the key is held now; nothing was changed.
             RunNotFound, InvalidRunId, InvalidControlArgument, PermissionDenied: as for
                 :meth:`cancel_run`.
         """
@@ -200,9 +202,12 @@ class RunControl:
 
         Returns:
             The NEW run's id and status; when nothing was done (``changed=False``), the
-            old run's.
+            old run's. The new run has the old one's concurrency key (it may be
+            ``queued``).
 
         Raises:
+            ConcurrencyLimitReached: the key's limit is reached and the flow's
+                ``on_limit`` is ``reject``.
             RunNotFound, InvalidRunId, InvalidControlArgument, PermissionDenied: as for
                 :meth:`cancel_run`.
         """

@@ -59,7 +59,8 @@ without handler, which the database completes and no worker runs:
 
 Every decorator takes ``slug`` (default: the function's name) and the step options
 ``max_attempts``, ``base_delay`` (seconds), ``timeout`` (seconds), ``start_delay``
-(seconds), conditions ``if_`` / ``if_not`` (JSON containment patterns matched against the
+(seconds), ``max_in_flight`` (at most that many of its tasks started at once, across runs
+and workers), conditions ``if_`` / ``if_not`` (JSON containment patterns matched against the
 step input), ``when_unmet`` and ``when_exhausted`` (``"fail"``, ``"skip"``,
 ``"skip-cascade"``). Steps must be defined after their dependencies.
 

@@ -41,6 +41,7 @@ class _CommonOptions(TypedDict, total=False):
     base_delay: int | None
     timeout: int | None
     start_delay: int | None
+    max_in_flight: int | None
     if_: dict[str, Any] | None
     if_not: dict[str, Any] | None
     when_unmet: str | None

@@ -33,11 +33,28 @@ WHEN_MODES = ("fail", "skip", "skip-cascade")
 SQL_INT_MAX = 2**31 - 1
 """Largest value of a PostgreSQL ``int`` column (every ``opt_*`` column is one)."""
 
-FLOW_OPTION_MINIMUMS = {"max_attempts": 1, "base_delay": 1, "timeout": 3}
-"""Smallest accepted value of each flow option (upstream DSL; SQL alone accepts 0 attempts)."""
+FLOW_OPTION_MINIMUMS = {
+    "max_attempts": 1,
+    "base_delay": 1,
+    "timeout": 3,
+    "concurrency_limit": 1,
+    "run_timeout": 1,
+}
+"""Smallest accepted value of each integer flow option (upstream DSL; SQL alone accepts 0
+attempts). ``concurrency_limit`` and ``run_timeout`` are pgflow-py's, as SQL checks them."""
 
-STEP_OPTION_MINIMUMS = {"max_attempts": 1, "base_delay": 1, "timeout": 3, "start_delay": 0}
-"""Smallest accepted value of each step option (as in the upstream DSL)."""
+STEP_OPTION_MINIMUMS = {
+    "max_attempts": 1,
+    "base_delay": 1,
+    "timeout": 3,
+    "start_delay": 0,
+    "max_in_flight": 1,
+}
+"""Smallest accepted value of each step option (as in the upstream DSL; ``max_in_flight`` is
+pgflow-py's, as SQL checks it)."""
+
+ON_LIMIT_MODES = ("queue", "reject")
+"""Allowed values of a flow's ``on_limit`` (``pgflow.create_flow``)."""
 
 _SLUG_PATTERN = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
 
@@ -121,6 +138,34 @@ def check_when_mode(name: str, value: object) -> str | None:
         return value
     allowed = ", ".join(repr(mode) for mode in WHEN_MODES)
     raise RuleViolation("when_mode", f"{name} must be one of {allowed}, got {value!r}")
+
+
+def check_on_limit(value: object, concurrency_limit: int | None) -> str | None:
+    """Check a flow's ``on_limit``; None means "not set" (SQL default ``"queue"``).
+
+    Args:
+        value: The given on_limit.
+        concurrency_limit: The flow's checked concurrency_limit (None: no limit).
+
+    Returns:
+        The value, unchanged.
+
+    Raises:
+        RuleViolation: ``on_limit`` for anything but queue or reject;
+            ``on_limit_without_concurrency_limit`` when set on a flow without a limit.
+    """
+    if value is None:
+        return None
+    if not (isinstance(value, str) and value in ON_LIMIT_MODES):
+        allowed = ", ".join(repr(mode) for mode in ON_LIMIT_MODES)
+        raise RuleViolation("on_limit", f"on_limit must be one of {allowed}, got {value!r}")
+    if concurrency_limit is None:
+        raise RuleViolation(
+            "on_limit_without_concurrency_limit",
+            f"on_limit needs concurrency_limit: on_limit={value!r} only applies to a flow "
+            "with a concurrency_limit (add concurrency_limit=N, or leave on_limit out)",
+        )
+    return value
 
 
 def check_pattern(name: str, pattern: object) -> dict[str, Any] | None:

@@ -18,13 +18,19 @@ if TYPE_CHECKING:
     from pgflow.dsl.step import Step
     from pgflow.dsl.wait import Wait
 
-# (DSL/SQL name, shape key) of the integer options, in add_step's parameter order.
-_FLOW_OPTIONS = (
+# (DSL/SQL name, shape key) of the integer options, in create_flow's / add_step's parameter
+# order; the flow's on_limit (text) is handled on its own.
+_SHARED_OPTIONS = (
     ("max_attempts", "maxAttempts"),
     ("base_delay", "baseDelay"),
     ("timeout", "timeout"),
 )
-_STEP_OPTIONS = (*_FLOW_OPTIONS, ("start_delay", "startDelay"))
+_FLOW_OPTIONS = (
+    *_SHARED_OPTIONS,
+    ("concurrency_limit", "concurrencyLimit"),
+    ("run_timeout", "runTimeout"),
+)
+_STEP_OPTIONS = (*_SHARED_OPTIONS, ("start_delay", "startDelay"), ("max_in_flight", "maxInFlight"))
 
 
 def flow_shape(flow: Flow) -> dict[str, Any]:
@@ -39,16 +45,20 @@ def flow_shape(flow: Flow) -> dict[str, Any]:
         "requiredInputPattern", "forbiddenInputPattern", "options"}`` with patterns as
         ``{"defined": False}`` or ``{"defined": True, "value": <object>}``. An
         ``"options"`` object only holds the options that were set (camelCase keys:
-        maxAttempts, baseDelay, timeout, and startDelay for steps), and is left out when
-        none were. A step that waits also has ``"wait"``: ``{"kind": "signal", "signal":
-        <name>, "match": <object or null>, "timeout": <seconds or null>, "onTimeout":
-        <mode>, "handler": <bool>}`` or ``{"kind": "timer", "seconds": <int or null>,
-        "until": <path or null>}``; other steps have no ``"wait"`` key (so shapes of flows
-        without waits are upstream's). Steps are in definition order. The result is a
-        fresh copy.
+        maxAttempts, baseDelay, timeout; for the flow also pgflow-py's concurrencyLimit,
+        onLimit (a string) and runTimeout; for steps startDelay and pgflow-py's
+        maxInFlight), and is left out when none were (so flows without pgflow-py options
+        have upstream's shape). A step that waits also has ``"wait"``: ``{"kind":
+        "signal", "signal": <name>, "match": <object or null>, "timeout": <seconds or
+        null>, "onTimeout": <mode>, "handler": <bool>}`` or ``{"kind": "timer",
+        "seconds": <int or null>, "until": <path or null>}``; other steps have no
+        ``"wait"`` key (so shapes of flows without waits are upstream's). Steps are in
+        definition order. The result is a fresh copy.
     """
     shape: dict[str, Any] = {"steps": [_step_shape(step) for step in flow.steps]}
-    options = _set_options(flow, _FLOW_OPTIONS)
+    options: dict[str, Any] = _set_options(flow, _FLOW_OPTIONS)
+    if flow.on_limit is not None:
+        options["onLimit"] = flow.on_limit
     if options:
         shape["options"] = options
     return shape
@@ -108,9 +118,10 @@ def _set_options(owner: object, names: tuple[tuple[str, str], ...]) -> dict[str,
 def flow_to_sql(flow: Flow) -> str:
     """Return a SQL script that defines ``flow`` with ``create_flow`` and ``add_step``.
 
-    Only options that were set are passed (as named arguments), so the SQL defaults apply
-    to the others exactly as with ``ensure_flow_compiled``. Literals are quoted so that
-    any pattern content is safe to run.
+    Only options that were set are passed (as named arguments: pgflow-py's
+    ``concurrency_limit``, ``on_limit``, ``run_timeout`` and ``max_in_flight`` too), so the
+    SQL defaults apply to the others exactly as with ``ensure_flow_compiled``. Literals are
+    quoted so that any pattern content is safe to run.
 
     Args:
         flow: The flow definition.
@@ -123,6 +134,8 @@ def flow_to_sql(flow: Flow) -> str:
     """
     flow_args = [sql_literal(flow.slug)]
     flow_args += _named_int_args(flow, _FLOW_OPTIONS)
+    if flow.on_limit is not None:
+        flow_args.append(f"on_limit => {sql_literal(flow.on_limit)}")
     lines = [f"SELECT pgflow.create_flow({', '.join(flow_args)});"]
     for step in flow.steps:
         args = [sql_literal(flow.slug), sql_literal(step.slug)]

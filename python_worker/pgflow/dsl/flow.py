@@ -14,15 +14,8 @@ from pgflow.dsl._build import (
     build_step,
     step_name,
 )
-from pgflow.dsl._rules import (
-    FLOW_OPTION_MINIMUMS,
-    FLOW_SLUG_MAX_LENGTH,
-    RuleViolation,
-    check_cron,
-    check_cron_input,
-    check_option,
-    check_slug,
-)
+from pgflow.dsl._flow_options import FlowOptions
+from pgflow.dsl._rules import FLOW_SLUG_MAX_LENGTH, RuleViolation, check_slug
 from pgflow.dsl._wait_steps import WaitSteps
 from pgflow.dsl.step import Handler, Step, StepType
 from pgflow.errors import FlowDefinitionError
@@ -33,7 +26,7 @@ DEFAULT_TIMEOUT_SECONDS = 60
 H = TypeVar("H", bound=Handler)
 
 
-class Flow(WaitSteps):
+class Flow(WaitSteps, FlowOptions):
     """A workflow: a DAG of steps registered by decorators.
 
     Steps are registered with :meth:`step`, :meth:`array` and :meth:`map` (handlers), and
@@ -41,7 +34,8 @@ class Flow(WaitSteps):
     may only depend on steps defined before it.
 
     Options left as None are not sent to the database, which applies its defaults
-    (3 attempts, a 5-second base delay, a 60-second timeout).
+    (3 attempts, a 5-second base delay, a 60-second timeout, no concurrency limit, no run
+    timeout).
 
     Args:
         slug: Flow slug: 1 to 47 characters matching ``^[a-zA-Z_][a-zA-Z0-9_]*$``, not
@@ -49,6 +43,14 @@ class Flow(WaitSteps):
         max_attempts: Attempts per task before its step fails, first try included (>= 1).
         base_delay: Retry backoff base in seconds (>= 1); retry n waits base_delay * 2**n.
         timeout: Seconds a task may run before it counts as stalled (>= 3).
+        concurrency_limit: At most this many runs per concurrency key hold a slot (are
+            started or paused) at once (>= 1); only runs started with a
+            ``concurrency_key`` are limited. None: no limit.
+        on_limit: What a start over the limit does: ``"queue"`` (SQL default: the run waits
+            in status ``queued`` and starts in start order when a slot frees) or
+            ``"reject"`` (``start_flow`` raises). Only with ``concurrency_limit``.
+        run_timeout: Seconds (>= 1): a run's default deadline is its start plus this; a run
+            past its deadline expires. None: no deadline unless the start gives one.
         cron: Optional schedule on which pg_cron starts runs: a 5-field cron expression
             (``"0 * * * *"``) or ``"N seconds"`` (pg_cron >= 1.5). The worker (or
             ``pgflow schedule sync``) creates it with ``pgflow.schedule_flow``.
@@ -56,7 +58,8 @@ class Flow(WaitSteps):
             a root map step).
 
     Raises:
-        FlowDefinitionError: The slug or an option breaks a rule.
+        FlowDefinitionError: The slug or an option breaks a rule (``on_limit`` without
+            ``concurrency_limit``: rule ``on_limit_without_concurrency_limit``).
     """
 
     def __init__(
@@ -66,20 +69,24 @@ class Flow(WaitSteps):
         max_attempts: int | None = None,
         base_delay: int | None = None,
         timeout: int | None = None,
+        concurrency_limit: int | None = None,
+        on_limit: str | None = None,
+        run_timeout: int | None = None,
         cron: str | None = None,
         cron_input: Any = None,
     ):
         try:
             self._slug = check_slug(slug, what="flow", max_length=FLOW_SLUG_MAX_LENGTH)
-            self._max_attempts = check_option(
-                "max_attempts", max_attempts, FLOW_OPTION_MINIMUMS["max_attempts"]
+            self._init_options(
+                max_attempts=max_attempts,
+                base_delay=base_delay,
+                timeout=timeout,
+                concurrency_limit=concurrency_limit,
+                on_limit=on_limit,
+                run_timeout=run_timeout,
+                cron=cron,
+                cron_input=cron_input,
             )
-            self._base_delay = check_option(
-                "base_delay", base_delay, FLOW_OPTION_MINIMUMS["base_delay"]
-            )
-            self._timeout = check_option("timeout", timeout, FLOW_OPTION_MINIMUMS["timeout"])
-            self._cron = check_cron(cron)
-            self._cron_input = check_cron_input(cron_input)
         except RuleViolation as violation:
             raise FlowDefinitionError(str(slug), None, violation.rule, violation.detail) from None
         self._steps: dict[str, Step] = {}
@@ -89,31 +96,6 @@ class Flow(WaitSteps):
     def slug(self) -> str:
         """The flow slug (also the name of its pgmq queue)."""
         return self._slug
-
-    @property
-    def max_attempts(self) -> int | None:
-        """Attempts per task, first try included; None leaves the SQL default (3)."""
-        return self._max_attempts
-
-    @property
-    def base_delay(self) -> int | None:
-        """Retry backoff base in seconds; None leaves the SQL default (5)."""
-        return self._base_delay
-
-    @property
-    def timeout(self) -> int | None:
-        """Task timeout in seconds; None leaves the SQL default (60)."""
-        return self._timeout
-
-    @property
-    def cron(self) -> str | None:
-        """The schedule on which pg_cron starts runs, or None for no schedule."""
-        return self._cron
-
-    @property
-    def cron_input(self) -> Any:
-        """The JSON input of scheduled runs ({} unless given)."""
-        return self._cron_input
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -175,6 +157,7 @@ class Flow(WaitSteps):
         base_delay: int | None = None,
         timeout: int | None = None,
         start_delay: int | None = None,
+        max_in_flight: int | None = None,
         if_: dict[str, Any] | None = None,
         if_not: dict[str, Any] | None = None,
         when_unmet: str | None = None,
@@ -198,6 +181,9 @@ class Flow(WaitSteps):
             base_delay: Retry backoff base in seconds (>= 1); None inherits the flow's.
             timeout: Task timeout in seconds (>= 3); None inherits the flow's.
             start_delay: Seconds before the first task becomes visible (>= 0).
+            max_in_flight: At most this many tasks of the step are started at once, across
+                runs and workers (>= 1); further tasks wait, spending no attempt. None: no
+                limit.
             if_: JSON object the input must contain for the step to run.
             if_not: JSON object the input must not contain for the step to run.
             when_unmet: ``"fail"``, ``"skip"`` (SQL default) or ``"skip-cascade"``;
@@ -247,6 +233,7 @@ class Flow(WaitSteps):
         base_delay: int | None = None,
         timeout: int | None = None,
         start_delay: int | None = None,
+        max_in_flight: int | None = None,
         if_: dict[str, Any] | None = None,
         if_not: dict[str, Any] | None = None,
         when_unmet: str | None = None,
@@ -282,6 +269,7 @@ class Flow(WaitSteps):
         base_delay: int | None = None,
         timeout: int | None = None,
         start_delay: int | None = None,
+        max_in_flight: int | None = None,
         if_: dict[str, Any] | None = None,
         if_not: dict[str, Any] | None = None,
         when_unmet: str | None = None,
@@ -304,6 +292,8 @@ class Flow(WaitSteps):
             base_delay: As for :meth:`step`.
             timeout: As for :meth:`step`.
             start_delay: As for :meth:`step`.
+            max_in_flight: As for :meth:`step`: caps the tasks (elements) of the map
+                running at once.
             if_: As for :meth:`step`.
             if_not: As for :meth:`step`.
             when_unmet: As for :meth:`step`.

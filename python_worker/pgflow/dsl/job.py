@@ -28,6 +28,9 @@ class Job(Flow):
         timeout: As for :class:`Flow`.
         cron: As for :class:`Flow`: a schedule on which pg_cron starts the job.
         cron_input: As for :class:`Flow`.
+        concurrency_limit: As for :class:`Flow`.
+        on_limit: As for :class:`Flow`.
+        run_timeout: As for :class:`Flow`.
 
     Raises:
         FlowDefinitionError: The slug or an option breaks a rule.

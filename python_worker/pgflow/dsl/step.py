@@ -24,8 +24,8 @@ class Step:
     ``Flow.wait`` and ``Flow.sleep`` one without.
 
     Options left as None are not sent to the database, which then applies its defaults
-    (max_attempts, base_delay and timeout inherit the flow's; start_delay is 0; when_unmet
-    is ``"skip"``; when_exhausted is ``"fail"``).
+    (max_attempts, base_delay and timeout inherit the flow's; start_delay is 0;
+    max_in_flight is no limit; when_unmet is ``"skip"``; when_exhausted is ``"fail"``).
 
     Attributes:
         slug: Step slug, unique within the flow.
@@ -38,6 +38,7 @@ class Step:
         base_delay: Retry backoff base in seconds (retry n waits base_delay * 2**n).
         timeout: Seconds a task may run before it counts as stalled.
         start_delay: Seconds to wait before the step's first task becomes visible.
+        max_in_flight: Most tasks of the step started at once, across runs and workers.
         if_: JSON object the input must contain (``@>``) for the step to run.
         if_not: JSON object the input must not contain for the step to run.
         when_unmet: What an unmet condition does: ``"fail"``, ``"skip"``, ``"skip-cascade"``.
@@ -56,6 +57,7 @@ class Step:
     base_delay: int | None = None
     timeout: int | None = None
     start_delay: int | None = None
+    max_in_flight: int | None = None
     if_: dict[str, Any] | None = None
     if_not: dict[str, Any] | None = None
     when_unmet: str | None = None

@@ -37,8 +37,8 @@ UPSTREAM_TABLES = (
     "worker_functions",
 )
 #: The packaged script that adopts an upstream database (extension/build.py makes it).
-#: Columns pgflow-py appends to upstream's tables (run control, #12): adoption adds them, so
-#: an upstream schema never has them.
+#: Columns pgflow-py appends to upstream's tables (run control #12, keyed starts #14):
+#: adoption adds them, so an upstream schema never has them.
 OUR_COLUMNS = frozenset(
     {
         "runs.cancelled_at",
@@ -47,6 +47,16 @@ OUR_COLUMNS = frozenset(
         "step_states.cancelled_at",
         "step_tasks.cancelled_at",
         "step_tasks.attempt_offset",
+        "runs.idempotency_key",
+        "runs.concurrency_key",
+        "runs.deadline",
+        "runs.queued_at",
+        "runs.queue_seq",
+        "runs.expired_at",
+        "flows.opt_concurrency_limit",
+        "flows.opt_on_limit",
+        "flows.opt_run_timeout",
+        "steps.opt_max_in_flight",
     }
 )
 ADOPT_SCRIPT = "pgflow-adopt-upstream-0.14.sql"

@@ -71,7 +71,7 @@ ENSURE_FLOW_COMPILED: Final[LiteralString] = (
     "shape => %(shape)s::jsonb, allow_data_loss => %(allow_data_loss)s) as result"
 )
 
-#: Make the stored flow's options (retries, delays, timeouts) those of its shape, in place;
+#: Make the stored flow's options (retries, delays, timeouts, limits) those of its shape, in place;
 #: returns the changes [{"step_slug", "option", "from", "to"}, ...].
 SYNC_FLOW_OPTIONS: Final[LiteralString] = (
     "select pgflow.sync_flow_options(flow_slug => %(flow_slug)s, shape => %(shape)s::jsonb) "
@@ -167,11 +167,14 @@ CANCELLED_TASKS: Final[LiteralString] = (
     "step_slugs => %(step_slugs)s::text[], task_indexes => %(task_indexes)s::int[])"
 )
 
-#: Fire the waits past their deadline in at most ``max_runs`` runs, then requeue stalled
-#: tasks: one row (ran, fired_waits, requeued_tasks); ran is false when another tick held
-#: the try lock (a concurrent call does nothing, so many workers calling it are fine).
+#: Fire the waits past their deadline in at most ``max_runs`` runs, expire runs past their
+#: deadline, start queued runs a missed release left, requeue stalled tasks, release held
+#: messages: one row (ran, fired_waits, requeued_tasks, expired_runs, started_queued_runs,
+#: released_tasks); ran is false when another tick held the try lock (a concurrent call does
+#: nothing, so many workers calling it are fine).
 TICK: Final[LiteralString] = (
-    "select ran, fired_waits, requeued_tasks from pgflow.tick(max_runs => %(max_runs)s::int)"
+    "select ran, fired_waits, requeued_tasks, expired_runs, started_queued_runs,"
+    " released_tasks from pgflow.tick(max_runs => %(max_runs)s::int)"
 )
 
 #: The signal that ended the wait of a step (signal_id, signal_name, payload, received_at,

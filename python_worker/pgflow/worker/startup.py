@@ -160,9 +160,11 @@ async def sync_options(conn: Connection, flow: Flow) -> list[dict[str, Any]]:
     """Make the stored flow's options those of the definition, and log each change.
 
     Runs after :func:`compile_flow` (the structure then matches): changing only
-    ``max_attempts``, ``base_delay``, ``timeout`` or ``start_delay`` of the flow or a step
-    takes effect at the next worker start, runs in flight included (their later retries,
-    delays and timeouts use the new values). An option removed from the code goes back to
+    ``max_attempts``, ``base_delay``, ``timeout`` or ``start_delay`` of the flow or a step,
+    ``concurrency_limit``, ``on_limit`` or ``run_timeout`` of the flow or ``max_in_flight`` of
+    a step takes effect at the next worker start, runs in flight included (their later
+    retries, delays, timeouts and claims use the new values; a raised limit starts queued
+    runs at the next tick). An option removed from the code goes back to
     its default (the flow's: 3 attempts, 5 s, 60 s; a step's: the flow's).
 
     Returns:

@@ -1,19 +1,27 @@
-"""The worker's periodic ``pgflow.tick()`` call: waits fire and stalled tasks are requeued.
+"""The worker's periodic ``pgflow.tick()`` call: waits fire, runs expire, stalled tasks requeue.
 
 ``pgflow.tick()`` is the one maintenance call for what time alone decides (database clock):
 
 - it fires the waits whose deadline has passed: a step waiting for a signal past its
   ``wait_timeout`` times out (its ``on_timeout`` applies), a timer step (``flow.sleep``)
   that is due completes, and their runs move on;
-- then it requeues stalled tasks (``pgflow.requeue_stalled_tasks()``): a task whose worker
+- it expires the runs (queued, started or paused) whose ``deadline`` has passed: status
+  ``expired``, their unfinished work cancelled, their concurrency slots freed;
+- it starts the queued runs whose concurrency key has a free slot that no release took
+  (a safety net: a slot normally goes to the next queued run as it frees);
+- it requeues stalled tasks (``pgflow.requeue_stalled_tasks()``): a task whose worker
   died on it stays ``started`` past its step's timeout + 30 s and is put back in the queue
   (up to 3 times; a task that stalls a fourth time is given up on: it fails and its step's
-  ``when_exhausted`` applies).
+  ``when_exhausted`` applies);
+- it makes visible the task messages a step's ``max_in_flight`` held back, one per free
+  slot.
 
 Every worker process calls it at start and then every ``tick_interval_seconds``
-(``--tick-interval``, 5 s by default, so a wait fires within about that long after its
-deadline). One call fires the due waits of at most ``max_runs`` runs (100); while a call
-fires that many waits or more (more may be due), the ticker calls again at once, up to
+(``--tick-interval``, 5 s by default, so a wait fires or a run expires within about that
+long after its deadline). One call fires the due waits of at most ``max_runs`` runs (100),
+expires at most ``max_runs`` runs of each kind and starts the queued runs of at most
+``max_runs`` keys; while a call reaches ``max_runs`` in fired waits, expired runs or
+started queued runs (more may be due), the ticker calls again at once, up to
 ``max_rounds`` calls (10) per interval, so a backlog drains without waiting an interval
 per hundred runs. The SQL takes a try advisory lock: one tick runs at a time across all workers,
 a concurrent call returns at once having done nothing, so many workers cost nothing. A
@@ -44,6 +52,7 @@ logger = logging.getLogger("pgflow.worker")
 #: Runs whose due waits one ``pgflow.tick()`` call fires, at most (its ``max_runs``).
 DEFAULT_MAX_RUNS: Final = 100
 
+
 #: ``pgflow.tick()`` calls in a row, at most, before the ticker sleeps an interval.
 DEFAULT_MAX_ROUNDS: Final = 10
 
@@ -56,18 +65,49 @@ class TickResult:
         ran: False when another tick held the lock (nothing was done by this call).
         fired_waits: waits fired: signal waits timed out, timers due (or unreadable).
         requeued_tasks: stalled tasks put back in the queue.
+        expired_runs: runs expired because their deadline passed (queued, started or
+            paused ones).
+        started_queued_runs: queued runs started because their key had a free slot.
+        released_tasks: task messages made visible that ``max_in_flight`` held back.
     """
 
     ran: bool
     fired_waits: int
     requeued_tasks: int
+    expired_runs: int = 0
+    started_queued_runs: int = 0
+    released_tasks: int = 0
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...] | None) -> TickResult:
+        """Build from a :data:`pgflow.worker.queries.TICK` row (None or NULL counts: zeros)."""
+        if row is None:
+            return cls(False, 0, 0)
+        ran, fired, requeued, expired, started, released = row
+        return cls(
+            ran=bool(ran),
+            fired_waits=int(fired or 0),
+            requeued_tasks=int(requeued or 0),
+            expired_runs=int(expired or 0),
+            started_queued_runs=int(started or 0),
+            released_tasks=int(released or 0),
+        )
+
+    def reached(self, max_runs: int) -> bool:
+        """True when a bound of ``max_runs`` was reached: more may be due at once.
+
+        Fired waits, expired runs or started queued runs of ``max_runs`` or more (a run
+        may have several due waits; expiry takes ``max_runs`` of each kind).
+        """
+        return max(self.fired_waits, self.expired_runs, self.started_queued_runs) >= max_runs
 
 
 class Ticker:
-    """Call ``pgflow.tick()`` at start and every ``interval_seconds``, more while waits pile up.
+    """Call ``pgflow.tick()`` at start and every ``interval_seconds``, more while work piles up.
 
     Each interval starts a round (:meth:`tick_round`): ``pgflow.tick(max_runs)`` again at
-    once while a call fired ``max_runs`` waits or more, at most ``max_rounds`` calls.
+    once while a call fired ``max_runs`` waits or more, or expired or started that many
+    runs (:meth:`TickResult.reached`), at most ``max_rounds`` calls.
 
     After each call, tasks left permanently stalled and still started (by versions before
     0.2.0, which did not apply ``when_exhausted`` to them) are logged as an error, once per
@@ -80,7 +120,7 @@ class Ticker:
         interval_seconds: seconds between two rounds (> 0; the worker does not create a
             ticker when the setting is 0).
         max_runs: ``pgflow.tick``'s ``max_runs`` (>= 1): runs whose due waits one call
-            fires, at most.
+            fires, runs of each kind it expires, keys whose queued runs it starts, at most.
         max_rounds: calls per round, at most (>= 1).
 
     Raises:
@@ -107,6 +147,10 @@ class Ticker:
         self.fired = 0
         #: Tasks requeued by this process's calls, in total.
         self.requeued = 0
+        #: Runs expired by this process's calls, in total.
+        self.expired = 0
+        #: Queued runs started by this process's calls, in total.
+        self.started_queued = 0
 
     async def run(self) -> None:
         """Tick a round now and every ``interval_seconds`` until cancelled.
@@ -128,11 +172,12 @@ class Ticker:
             await asyncio.sleep(self._interval_seconds)
 
     async def tick_round(self) -> list[TickResult]:
-        """Call :meth:`tick_once` until the waits due are all fired, ``max_rounds`` at most.
+        """Call :meth:`tick_once` until what is due is all done, ``max_rounds`` calls at most.
 
-        A call that fired fewer than ``max_runs`` waits, or did not run (another tick held
-        the lock: that one covers it), ends the round; one that fired ``max_runs`` or more
-        may have left due waits behind, so the next call follows at once.
+        A call that reached no bound (fewer than ``max_runs`` waits fired, runs expired
+        and queued runs started), or did not run (another tick held the lock: that one
+        covers it), ends the round; one that reached ``max_runs`` may have left work
+        behind, so the next call follows at once.
 
         Returns:
             What each call did, in order (1 to ``max_rounds`` results).
@@ -145,10 +190,10 @@ class Ticker:
         for _ in range(self._max_rounds):
             result = await self.tick_once()
             results.append(result)
-            if not result.ran or result.fired_waits < self._max_runs:
+            if not result.ran or not result.reached(self._max_runs):
                 return results
         logger.info(
-            "every tick of the round fired max_runs waits: more may be due, next interval",
+            "every tick of the round reached max_runs: more may be due, next interval",
             extra=fields(calls=len(results), max_runs=self._max_runs),
         )
         return results
@@ -165,15 +210,20 @@ class Ticker:
         """
         async with self._pool.connection() as conn:
             cur = await conn.execute(queries.TICK, {"max_runs": self._max_runs})
-            row = await cur.fetchone()
-            result = TickResult(
-                ran=bool(row and row[0]),
-                fired_waits=int(row[1] or 0) if row else 0,
-                requeued_tasks=int(row[2] or 0) if row else 0,
-            )
+            result = TickResult.from_row(await cur.fetchone())
             if result.fired_waits:
                 self.fired += result.fired_waits
                 logger.info("waits fired", extra=fields(fired_waits=result.fired_waits))
+            if result.expired_runs or result.started_queued_runs:
+                self.expired += result.expired_runs
+                self.started_queued += result.started_queued_runs
+                logger.info(
+                    "runs expired or started from their queue",
+                    extra=fields(
+                        expired_runs=result.expired_runs,
+                        started_queued_runs=result.started_queued_runs,
+                    ),
+                )
             if result.requeued_tasks:
                 self.requeued += result.requeued_tasks
                 logger.warning(

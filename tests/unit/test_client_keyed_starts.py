@@ -1,0 +1,376 @@
+"""Keyed starts, slots and deadlines in pgflow.client, without a database: argument checks
+before any connection, the statements a keyed start sends, the translation of its SQL
+errors, and the new run fields and statuses (queued, expired)."""
+
+from __future__ import annotations
+
+import math
+import re
+import uuid
+from datetime import UTC, datetime, timedelta, timezone
+
+import psycopg
+import pytest
+
+from pgflow import (
+    Client,
+    ConcurrencyLimitReached,
+    InvalidRunInput,
+    InvalidStartOption,
+    RunNotFound,
+    RunTimeout,
+    WrongIsolationLevel,
+)
+from pgflow.client import (
+    Run,
+    RunDeadline,
+    RunSlot,
+    RunState,
+    StartedRun,
+    control_plans,
+    plans,
+    queries,
+)
+from pgflow.client.plans import first_statement
+from pgflow.client.start_options import check_run_key, deadline_params, limit_reached
+
+RUN_ID = "7f3e4c1a-0000-4000-8000-000000000001"
+HOLDER = "0e1d2c3b-0000-4000-8000-000000000002"
+OTHER = "0e1d2c3b-0000-4000-8000-000000000003"
+AT = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
+NEVER = "host=127.0.0.1 port=1 dbname=never_connected"
+
+RUN_ROW = {
+    "run_id": RUN_ID,
+    "flow_slug": "billing",
+    "status": "started",
+    "input": {},
+    "output": None,
+    "remaining_steps": 1,
+    "started_at": "2025-01-02T03:04:05+00:00",
+}
+
+
+def finish(plan, rows):
+    """Send rows to a plan at its last statement and return its result."""
+    with pytest.raises(StopIteration) as stop:
+        plan.send(rows)
+    return stop.value.value
+
+
+def throw(plan, error):
+    """Throw a database error into a plan at its statement; return what it raises."""
+    with pytest.raises(Exception) as raised:
+        plan.throw(error)
+    return raised.value
+
+
+# ---------------------------------------------------------------- checks before connecting
+
+
+@pytest.mark.parametrize(
+    ("key", "message"),
+    [
+        ("", "must not be blank"),
+        ("   ", "must not be blank"),
+        ("\t\n", "must not be blank"),
+        ("x" * 256, "must be at most 255 characters (got 256)"),
+        (42, "must be a string, got int"),
+    ],
+)
+@pytest.mark.parametrize("option", ["idempotency_key", "concurrency_key"])
+def test_a_bad_key_fails_before_connecting(option, key, message):
+    client = Client(NEVER)
+    with pytest.raises(InvalidStartOption, match=re.escape(f"{option} {message}")):
+        client.start_flow("billing", {}, **{option: key})
+    assert isinstance(InvalidStartOption("x"), ValueError)
+
+
+def test_keys_of_255_characters_and_none_pass():
+    assert check_run_key("idempotency_key", "k" * 255) == "k" * 255
+    assert check_run_key("idempotency_key", " order-42 ") == " order-42 "  # kept as given
+    assert check_run_key("concurrency_key", None) is None
+
+
+def test_deadlines_become_an_absolute_time_or_an_interval_from_the_database_now():
+    moment = datetime(2030, 1, 1, tzinfo=timezone(timedelta(hours=2)))
+    assert deadline_params(None) == {"deadline_at": None, "deadline_in": None}
+    assert deadline_params(moment) == {"deadline_at": moment, "deadline_in": None}
+    assert deadline_params(timedelta(hours=2)) == {
+        "deadline_at": None,
+        "deadline_in": timedelta(hours=2),
+    }
+    assert deadline_params(90) == {"deadline_at": None, "deadline_in": timedelta(seconds=90)}
+    assert deadline_params(0.5)["deadline_in"] == timedelta(milliseconds=500)
+
+
+@pytest.mark.parametrize(
+    ("deadline", "message"),
+    [
+        (datetime(2030, 1, 1), "has no time zone"),  # naive
+        (timedelta(0), "must be in the future"),
+        (timedelta(seconds=-5), "must be in the future"),
+        (0, "must be in the future"),
+        (-1.5, "must be in the future"),
+        (math.nan, "finite number of seconds"),
+        (math.inf, "finite number of seconds"),
+        (1e300, "too far away"),
+        (True, "got bool"),
+        ("2h", "got str"),
+    ],
+)
+def test_a_bad_deadline_fails_before_connecting(deadline, message):
+    client = Client(NEVER)
+    with pytest.raises(InvalidStartOption, match=re.escape(message)):
+        client.start_flow("billing", {}, deadline=deadline)
+
+
+# ---------------------------------------------------------------- statements
+
+
+def test_an_unkeyed_start_sends_one_statement_as_before():
+    plan = plans.start_flow("billing", {"n": 1})
+
+    sent, params = first_statement(plan)
+
+    assert sent is queries.START_FLOW
+    assert params == {"flow_slug": "billing", "input": '{"n": 1}', "run_id": None}
+    state = finish(plan, [({"run": RUN_ROW, "steps": []},)])
+    assert isinstance(state, StartedRun) and isinstance(state, RunState)
+    assert state.duplicate is False
+
+
+def test_a_keyed_start_calls_start_flow_then_reads_the_state_in_a_second_statement():
+    plan = plans.start_flow(
+        "billing",
+        {},
+        uuid.UUID(RUN_ID),
+        idempotency_key="order-42",
+        concurrency_key="account:7",
+        deadline=timedelta(hours=2),
+    )
+
+    sent, params = first_statement(plan)
+
+    assert sent is queries.START_FLOW_KEYED
+    assert "pgflow.start_flow(" in sent and "idempotency_key =>" in sent
+    assert "now() + %(deadline_in)s::interval" in sent  # the database clock decides
+    assert params == {
+        "flow_slug": "billing",
+        "input": "{}",
+        "run_id": RUN_ID,
+        "idempotency_key": "order-42",
+        "concurrency_key": "account:7",
+        "deadline_at": None,
+        "deadline_in": timedelta(hours=2),
+    }
+    second, second_params = plan.send([(uuid.UUID(RUN_ID), True)])
+    assert second is queries.GET_RUN
+    assert second_params == {"run_id": RUN_ID}
+    row = {**RUN_ROW, "idempotency_key": "order-42", "concurrency_key": "account:7"}
+    state = finish(plan, [({"run": row, "steps": []},)])
+    assert state.duplicate is True
+    assert (state.idempotency_key, state.concurrency_key) == ("order-42", "account:7")
+
+
+def test_a_deadline_alone_takes_the_keyed_statement():
+    sent, params = first_statement(plans.start_flow("billing", {}, deadline=AT))
+    assert sent is queries.START_FLOW_KEYED
+    assert (params["deadline_at"], params["deadline_in"]) == (AT, None)
+
+
+def test_a_run_gone_before_the_second_statement_is_run_not_found():
+    plan = plans.start_flow("billing", {}, idempotency_key="k")
+    first_statement(plan)
+    plan.send([(uuid.UUID(RUN_ID), False)])
+    with pytest.raises(RunNotFound, match="gone already"):
+        plan.send([(None,)])
+
+
+# ---------------------------------------------------------------- errors
+
+
+LIMIT_MESSAGE = (
+    f"start_flow: concurrency limit of flow 'billing' for key 'account:7' is reached (2 of 2):"
+    f" held by run {HOLDER}, {OTHER}"
+)
+
+
+def keyed_plan():
+    plan = plans.start_flow("billing", {}, concurrency_key="account:7")
+    first_statement(plan)
+    return plan
+
+
+def test_limit_reached_names_the_key_the_flow_and_the_holders():
+    error = throw(keyed_plan(), psycopg.errors.ConfigurationLimitExceeded(LIMIT_MESSAGE))
+
+    assert isinstance(error, ConcurrencyLimitReached)
+    assert str(error) == LIMIT_MESSAGE
+    assert error.concurrency_key == "account:7"
+    assert error.flow_slug == "billing"
+    assert error.holders == [HOLDER, OTHER]
+    assert isinstance(error.__cause__, psycopg.errors.ConfigurationLimitExceeded)
+
+
+class FakeDiag:
+    def __init__(self, primary, detail):
+        self.message_primary = primary
+        self.message_detail = detail
+
+
+class FakeError:
+    """A database error with a DETAIL (psycopg's own cannot be built with one)."""
+
+    def __init__(self, primary, detail):
+        self.diag = FakeDiag(primary, detail)
+
+
+def test_limit_reached_prefers_the_holders_of_the_detail():
+    detail = f"Runs holding the slots: {OTHER}. Runs queued for one: 3."
+    message = "retry_run: concurrency limit of flow 'it''s' for key 'a''b' is reached (1 of 1)"
+
+    error = limit_reached(FakeError(message, detail))  # type: ignore[arg-type]
+
+    assert error.holders == [OTHER]
+    assert (error.flow_slug, error.concurrency_key) == ("it's", "a'b")  # read from the message
+
+
+@pytest.mark.parametrize(
+    ("db_error", "expected"),
+    [
+        (
+            psycopg.errors.InvalidParameterValue(
+                "start_flow: deadline 2020-01-01 00:00:00+00 is not in the future (now is ...)"
+            ),
+            InvalidStartOption,
+        ),
+        (
+            psycopg.errors.InvalidParameterValue("start_flow: idempotency_key must not be blank"),
+            InvalidStartOption,
+        ),
+        (
+            psycopg.errors.InvalidTransactionState(
+                "start_flow: a run with a concurrency_key needs a READ COMMITTED transaction"
+            ),
+            WrongIsolationLevel,
+        ),
+        (
+            psycopg.errors.InvalidParameterValue("Flow 'billing' has a root map: input array"),
+            InvalidRunInput,
+        ),
+    ],
+)
+def test_refusals_of_a_keyed_start_become_pgflow_errors(db_error, expected):
+    error = throw(keyed_plan(), db_error)
+    assert isinstance(error, expected)
+    assert str(error).startswith(str(db_error)[:20])
+
+
+def test_other_errors_of_a_keyed_start_pass_through():
+    db_error = psycopg.errors.InvalidParameterValue("pgflow.max_payload_bytes is not a number")
+    assert throw(keyed_plan(), db_error) is db_error
+
+
+def test_retry_run_over_the_limit_raises_concurrency_limit_reached():
+    plan = control_plans.run_verb("retry_run", RUN_ID, actor="ops")
+    first_statement(plan)
+    message = (
+        "a failed run cannot start again: concurrency limit of flow 'billing' for key"
+        f" 'account:7' is reached (1 of 1): held by run {HOLDER}"
+    )
+
+    error = throw(plan, psycopg.errors.ConfigurationLimitExceeded(message))
+
+    assert isinstance(error, ConcurrencyLimitReached)
+    assert (error.concurrency_key, error.holders) == ("account:7", [HOLDER])
+
+
+def test_cancel_applies_to_queued_runs_and_rerun_not():
+    assert "queued" in control_plans.LEGAL_STATUSES["cancel_run"]
+    assert "queued" not in control_plans.LEGAL_STATUSES["rerun_flow"]
+    assert "expired" in control_plans.LEGAL_STATUSES["rerun_flow"]
+    assert control_plans.check_expected_status("queued") == "queued"
+    assert control_plans.check_expected_status("expired") == "expired"
+
+
+# ---------------------------------------------------------------- slots and deadlines
+
+
+def test_get_run_slot_parses_its_row_or_returns_none():
+    plan = plans.get_run_slot(uuid.UUID(RUN_ID))
+    sent, params = first_statement(plan)
+    assert sent is queries.GET_RUN_SLOT and params == {"run_id": RUN_ID}
+    row = ("account:7", 1, "queue", 2, [uuid.UUID(HOLDER)])
+    assert finish(plan, [row]) == RunSlot("account:7", 1, "queue", 2, (HOLDER,))
+
+    plan = plans.get_run_slot(RUN_ID)
+    first_statement(plan)
+    assert finish(plan, []) is None  # a run without concurrency key
+
+
+def test_get_run_slot_of_an_unknown_run_is_run_not_found():
+    plan = plans.get_run_slot(RUN_ID)
+    first_statement(plan)
+    error = throw(plan, psycopg.errors.NoDataFound(f"get_run_slot: run {RUN_ID} does not exist"))
+    assert isinstance(error, RunNotFound)
+
+
+def test_get_run_deadline_reads_the_seconds_left_of_the_database():
+    plan = plans.get_run_deadline(RUN_ID)
+    assert first_statement(plan)[0] is queries.GET_RUN_DEADLINE
+    assert finish(plan, [(AT, -3.5, None)]) == RunDeadline(AT, -3.5, None)
+    assert RunDeadline(AT, -3.5, None).passed and not RunDeadline(AT, 0.1, None).passed
+
+    plan = plans.get_run_deadline(RUN_ID)
+    first_statement(plan)
+    assert finish(plan, [(None, None, None)]) is None  # no deadline
+
+    plan = plans.get_run_deadline(RUN_ID)
+    first_statement(plan)
+    with pytest.raises(RunNotFound):
+        plan.send([])
+
+
+# ---------------------------------------------------------------- run fields and statuses
+
+
+def test_runs_parse_the_new_columns_and_older_rows_still_parse():
+    row = {
+        **RUN_ROW,
+        "status": "expired",
+        "idempotency_key": "order-42",
+        "concurrency_key": "account:7",
+        "deadline": "2025-01-02T05:04:05+00:00",
+        "queued_at": "2025-01-02T03:04:00+00:00",
+        "expired_at": "2025-01-02T05:04:07+00:00",
+    }
+    run = Run.from_row(row)
+    assert (run.idempotency_key, run.concurrency_key) == ("order-42", "account:7")
+    assert run.deadline == AT + timedelta(hours=2)
+    assert run.queued_at == AT - timedelta(seconds=5)
+    assert run.finished
+    assert run.duration_seconds == 7202.0  # started -> expired
+
+    older = Run.from_row(RUN_ROW)  # an upstream or 0.1 row: no such columns
+    assert (older.idempotency_key, older.deadline, older.expired_at) == (None, None, None)
+
+
+def test_a_queued_run_is_waited_for_and_an_expired_one_is_final(monkeypatch):
+    client = Client(NEVER)
+    states = iter(
+        RunState.from_json({"run": {**RUN_ROW, "status": status}, "steps": []})
+        for status in ("queued", "started", "expired")
+    )
+    monkeypatch.setattr(client, "get_run", lambda run_id: next(states))
+
+    final = client.wait_for_run(RUN_ID, timeout_seconds=5, poll_interval_seconds=0.001)
+
+    assert final.status == "expired"
+
+
+def test_a_run_still_queued_times_out():
+    queued = RunState.from_json({"run": {**RUN_ROW, "status": "queued"}, "steps": []})
+    assert not queued.finished
+    with pytest.raises(RunTimeout, match="is still queued after 1 s"):
+        plans.next_poll(queued, deadline=0.0, timeout_seconds=1, poll_interval_seconds=0.1)
