@@ -20,6 +20,8 @@ select plan(1);
 --   _grant_upstream_worker            no dynamic SQL: matched by GRANT EXECUTE ON FUNCTION
 --   _align_owners                     regprocedure / regclass / regtype text of catalog rows
 --                                     (quoted by the casts), the owner through %I
+--   _release_throttled_messages       queue table of a flow with a held message (a valid slug)
+--                                     via format_table_name + %I; message ids USING
 --   _resend_parked_tasks              archive and queue tables of the run's flow (a valid slug
 --                                     from pgflow.runs): format_table_name + %I; run id USING
 -- A new EXECUTE needs the same review, then an entry here.
@@ -32,6 +34,7 @@ select is(
     '_broadcast(uuid,text,jsonb)',
     '_grant_queue_to_upstream_worker(text)',
     '_grant_upstream_worker()',
+    '_release_throttled_messages(text,text[])',
     '_resend_parked_tasks(uuid)',
     '_setup_maintenance_cron(text,text,text)',
     'prune_data_older_than(interval)',
