@@ -10,7 +10,7 @@ begin
   if _check_run_key.key is null then
     return;
   end if;
-  if _check_run_key.key ~ '^\s*$' then
+  if btrim(_check_run_key.key, E' \t\n\r\f' || chr(11)) = '' then
     raise exception using
       errcode = 'invalid_parameter_value',
       message = format('%s: %s must not be blank (got %L)', _check_run_key.caller,
@@ -30,5 +30,6 @@ $$;
 comment on function pgflow._check_run_key(text, text, text) is
 'Checks run key key (an idempotency_key or concurrency_key, named key_name in messages of
 function caller): NULL passes; raises invalid_parameter_value "<caller>: <key_name> must not
-be blank" for an empty or whitespace-only text and "<caller>: <key_name> must be at most 255
+be blank" for an empty text or one of ASCII whitespace only (space, tab, newline, carriage
+return, form feed, vertical tab; other characters, e.g. U+00A0, make a key) and "<caller>: <key_name> must be at most 255
 characters" for a longer one. Writes nothing. pgflow-py internal.';

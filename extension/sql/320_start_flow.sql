@@ -42,6 +42,12 @@ begin
       message = format('start_flow: deadline %s is not in the future (now is %s)', start_flow.deadline, now()),
       hint = 'Pass a later time, or NULL for the flow''s run_timeout (if any).';
   end if;
+  if not isfinite(start_flow.deadline) or start_flow.deadline >= '9999-01-01 00:00:00+00' then
+    raise exception using
+      errcode = 'invalid_parameter_value',
+      message = format('start_flow: deadline %s is too far away (it must be before 9999-01-01)', start_flow.deadline),
+      hint = 'Pass NULL for no deadline.';
+  end if;
   -- One pass over the flow's steps: count, first root map, whether some step waits.
   select count(*)::int,
          (array_agg(s.step_slug order by s.step_index)
@@ -176,12 +182,12 @@ once; over it, on_limit queue creates the run with status queued (no step starte
 task; it starts in start order when a slot frees, _start_queued_runs) and on_limit reject
 raises configuration_limit_exceeded naming the runs holding the slots; without a limit the
 key is only recorded. deadline (timestamptz, in the future; default now + the flow''s
-run_timeout seconds, else none): when it passes, the tick expires the run (status expired,
-whatever it was doing). Raises, writing nothing: foreign_key_violation for an unknown flow;
+run_timeout seconds, counted from this call, queued time included; else none): when it
+passes, the tick expires the run (status expired, whatever it was doing). Raises, writing nothing: foreign_key_violation for an unknown flow;
 not_null_violation for a NULL input; program_limit_exceeded when input is larger than
 pgflow.max_payload_bytes (default 16 MiB, measured with pg_column_size; upstream has no
 limit); invalid_parameter_value when a root map gets a non-array input, for a blank or
-over-255-character key, or a deadline not after now; configuration_limit_exceeded (53400)
+over-255-character key, or a deadline not after now, infinite or from 9999 on; configuration_limit_exceeded (53400)
 as above; invalid_transaction_state for a limited concurrency_key outside READ COMMITTED;
 unique_violation "Run <id> already exists" when run_id exists, also when concurrent calls
 pass the same run_id (one creates the run, every other waits for it to commit and then

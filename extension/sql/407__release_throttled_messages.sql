@@ -72,6 +72,13 @@ begin
         from pgflow.set_vt_batch(v_step.flow_slug, v_lockable, array_fill(0, array[cardinality(v_lockable)]));
         v_released := v_released + v_visible;
         v_free := v_free - v_visible;
+        -- Wake the workers listening on the flow's queue (pgmq's NOTIFY fires on inserts
+        -- only; sent at commit, once per channel and transaction).
+        if v_visible > 0 and pg_catalog.to_regclass('pgmq.notify_insert_throttle') is not null then
+          if exists (select 1 from pgmq.notify_insert_throttle as n where n.queue_name = v_step.flow_slug) then
+            perform pg_catalog.pg_notify('pgmq.' || pgmq.format_table_name(v_step.flow_slug, 'q') || '.INSERT', '');
+          end if;
+        end if;
       end if;
     end loop;
   end loop;
@@ -88,7 +95,9 @@ rows whose task is no longer queued, or whose message is no longer in the queue 
 run''s, archived), are deleted without using a slot; a message a claim is reading at that
 moment (its queue row locked) is left to that claim (never waited for: the claim may be
 waiting to insert the held row this call deleted). Returns how many messages it made
-visible. Needs no lock: messages released but not claimed yet do not count against the
+visible; when it made some visible and the flow''s queue has pgmq''s insert NOTIFY enabled
+(enable_flow_notify), it notifies that channel (pgmq.q_<flow>.INSERT) so that listening
+workers read at once. Needs no lock: messages released but not claimed yet do not count against the
 free slots, so a second call before the claims may release more than there are slots; a
 claim then holds the extra ones again (_throttle_claims), and the limit holds. pgflow-py internal, called where a
 task stops being started (complete_tasks, fail_task, requeue_stalled_tasks, _cancel_tasks)

@@ -15,6 +15,7 @@ declare
   v_task_attempts int[];
   v_flow pgflow.flows;
   v_concurrency_key text;
+  v_deadline timestamptz;
 begin
   -- GUARD: a run still holding a failed step that is not reset stays failed.
   if not _reopen_run.reset_failed_steps and exists (
@@ -23,8 +24,18 @@ begin
   ) then
     return false;
   end if;
+  -- DEADLINE: a run whose deadline has passed does not start again (the tick would expire
+  -- it at once, after its handlers ran again).
+  select r.concurrency_key, r.deadline into v_concurrency_key, v_deadline
+  from pgflow.runs as r where r.run_id = _reopen_run.run_id;
+  if v_deadline <= now() then
+    raise exception using
+      errcode = 'object_not_in_prerequisite_state',
+      message = format('a failed run cannot start again: the deadline of run %s passed at %s',
+                       _reopen_run.run_id, v_deadline),
+      hint = 'Nothing was changed. rerun_flow starts a new run, with a new deadline.';
+  end if;
   -- SLOT: a failed run freed its concurrency slot; it needs one again, now (no queueing).
-  select r.concurrency_key into v_concurrency_key from pgflow.runs as r where r.run_id = _reopen_run.run_id;
   if v_concurrency_key is not null then
     select f.* into v_flow from pgflow.flows as f
     where f.flow_slug = (select r.flow_slug from pgflow.runs as r where r.run_id = _reopen_run.run_id);
@@ -91,7 +102,9 @@ end;
 $$;
 
 comment on function pgflow._reopen_run(uuid, boolean) is
-'Puts failed run run_id back to started from where it failed (a run with a concurrency_key
+'Puts failed run run_id back to started from where it failed (a run whose deadline has
+passed does not: object_not_in_prerequisite_state "a failed run cannot start again: the
+deadline of run <id> passed at <t>", nothing written; a run with a concurrency_key
 takes a slot again first: configuration_limit_exceeded (53400) "a failed run cannot start
 again: concurrency limit of flow <f> for key <k> is reached ..." when none is free, nothing
 written; _take_concurrency_slot): its cancelled steps (and its
@@ -147,6 +160,7 @@ then step:started for the steps that start). expected_status (optional): when th
 nothing is done. Returns run_id, status (started, or failed/completed when the cascade
 decided at once), changed, detail as cancel_run. Raises, writing nothing: no_data_found,
 object_not_in_prerequisite_state (55000) "retry_run: run <id> is <status>" unless the run
-is failed, configuration_limit_exceeded (53400) when the run has a concurrency_key whose
-slots are all held (it freed its own when it failed; see _reopen_run),
+is failed, and (55000) "a failed run cannot start again: the deadline of run <id> passed at
+<t>" when its deadline has passed; configuration_limit_exceeded (53400) when the run has a
+concurrency_key whose slots are all held (it freed its own when it failed; see _reopen_run),
 invalid_parameter_value (blank actor, unknown expected_status). pgflow-py extension.';

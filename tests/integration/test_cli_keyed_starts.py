@@ -1,6 +1,7 @@
-"""`pgflow start --idempotency-key/--concurrency-key/--deadline`, and what `pgflow status`
-and `pgflow runs` show of keys, slots and deadlines, against a real database. Time is
-moved by UPDATEs of the stored deadline: no sleeps."""
+"""`pgflow start --idempotency-key/--concurrency-key/--deadline`, and what `pgflow status`,
+`pgflow runs`, `pgflow rerun` and `pgflow start --wait` show of keys, slots, the queue and
+deadlines, against a real database. Time is moved by UPDATEs of the stored deadline: no
+sleeps."""
 
 from __future__ import annotations
 
@@ -149,5 +150,88 @@ def test_a_deadline_timestamp_in_the_past_exits_1_and_a_bad_one_2(pgflow_dsn, pg
     assert "is not in the future" in past.stderr
     assert bad.exit_code == 2
     assert "is not a duration" in bad.stderr
+    (runs,) = pgflow_conn.execute("select count(*) from pgflow.runs").fetchone()
+    assert runs == 0
+
+
+def test_rerun_and_start_wait_say_the_new_run_was_queued(pgflow_dsn, pgflow_conn):
+    define_limited(pgflow_conn, "billing", "queue")
+    holder = started(pgflow_dsn, "billing", "--concurrency-key", "account:7")
+    slot = f"for key account:7, slot held by run {holder}"
+
+    rerun = pgflow(pgflow_dsn, "rerun", holder)
+    # --timeout 0: one read of the run, still queued: exit 1, nothing waited for
+    waited = pgflow(
+        pgflow_dsn, "start", "billing", "--concurrency-key", "account:7", "--wait", "--timeout", "0"
+    )
+
+    assert rerun.exit_code == 0, rerun.output
+    new = rerun.stdout.strip()
+    assert rerun.stderr == f"queued run {new} (rerun of {holder}; position 1 {slot})\n"
+    assert waited.exit_code == 1
+    first, *_ = waited.stderr.splitlines()
+    assert first.startswith("queued run ") and first.endswith(
+        f" of flow billing (position 2 {slot})"
+    )
+    assert "started run" not in waited.stderr
+    (queued,) = pgflow_conn.execute(
+        "select count(*) from pgflow.runs where status = 'queued'"
+    ).fetchone()
+    assert queued == 2  # the rerun and the waited-for start, both behind the holder
+
+
+def test_a_run_that_expired_or_was_cancelled_in_the_queue_never_started(pgflow_dsn, pgflow_conn):
+    define_limited(pgflow_conn, "billing", "queue")
+    key = ("--concurrency-key", "account:7")
+    holder = started(pgflow_dsn, "billing", *key)
+    expired = started(pgflow_dsn, "billing", *key, "--deadline", "1h")
+    cancelled = started(pgflow_dsn, "billing", *key)
+    moved_on = started(pgflow_dsn, "billing", *key)
+    assert status_lines(pgflow_dsn, moved_on)["status"].startswith("queued  (queued since ")
+    pgflow_conn.execute(
+        "update pgflow.runs set deadline = now() - interval '1 second' where run_id = %s",
+        (expired,),
+    )
+    pgflow_conn.execute("select pgflow.tick()")
+    assert pgflow(pgflow_dsn, "cancel", cancelled).exit_code == 0
+    assert pgflow(pgflow_dsn, "cancel", holder).exit_code == 0  # moved_on takes the slot
+    assert pgflow(pgflow_dsn, "cancel", moved_on).exit_code == 0
+
+    never = "never started: it waited in the queue for "
+    assert status_lines(pgflow_dsn, expired)["status"].startswith("expired  (expired at ")
+    assert never in status_lines(pgflow_dsn, expired)["status"]
+    assert never in status_lines(pgflow_dsn, cancelled)["status"]
+    assert status_lines(pgflow_dsn, cancelled)["status"].startswith("cancelled  (cancelled at ")
+    for run_id in (holder, moved_on):  # they started (moved_on left the queue)
+        assert status_lines(pgflow_dsn, run_id)["status"].startswith("cancelled  (started ")
+
+    listed = pgflow(pgflow_dsn, "runs")
+    assert listed.exit_code == 0, listed.output
+    rows = {line.split()[0]: line.split()[2:] for line in listed.stdout.splitlines()[1:]}
+    assert rows[expired][:3] == ["expired", "never", "-"]
+    assert rows[cancelled][:3] == ["cancelled", "never", "-"]
+    assert rows[moved_on][1] != "never" and rows[holder][1] != "never"
+
+
+def test_runs_shows_a_queued_run_as_queued(pgflow_dsn, pgflow_conn):
+    define_limited(pgflow_conn, "billing", "queue")
+    holder = started(pgflow_dsn, "billing", "--concurrency-key", "k")
+    queued = started(pgflow_dsn, "billing", "--concurrency-key", "k")
+
+    listed = pgflow(pgflow_dsn, "runs")
+
+    rows = {line.split()[0]: line.split()[2:] for line in listed.stdout.splitlines()[1:]}
+    assert rows[queued] == ["queued", "queued", "-", "1"]
+    assert rows[holder][0] == "started" and rows[holder][1] not in ("queued", "never")
+
+
+def test_a_blank_key_is_a_usage_error_without_python_words(pgflow_dsn, pgflow_conn):
+    define_two_steps(pgflow_conn)
+
+    result = pgflow(pgflow_dsn, "start", "two_steps", "--idempotency-key", "  ")
+
+    assert result.exit_code == 2
+    assert "omit --idempotency-key for no key" in " ".join(result.stderr.split())
+    assert "None" not in result.stderr
     (runs,) = pgflow_conn.execute("select count(*) from pgflow.runs").fetchone()
     assert runs == 0

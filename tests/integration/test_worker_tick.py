@@ -215,8 +215,9 @@ def test_tick_reports_expired_runs_and_queued_runs_it_started(pgflow_dsn, pgflow
         "started",
     )
     assert run_status(pgflow_conn, holder) == "started"
-    logged = [
-        r for r in caplog.records if r.getMessage() == "runs expired or started from their queue"
+    logged = [r for r in caplog.records if r.getMessage().startswith("tick ")]
+    assert [(r.getMessage(), r.fields) for r in logged] == [  # type: ignore[attr-defined]
+        ("tick expired runs past their deadline", {"expired_runs": 1}),
+        ("tick started queued runs whose slot was free", {"started_queued_runs": 1}),
     ]
-    assert [r.fields for r in logged] == [{"expired_runs": 1, "started_queued_runs": 1}]  # type: ignore[attr-defined]
     assert tick_once(pgflow_dsn) == TickResult(True, 0, 0)  # nothing twice

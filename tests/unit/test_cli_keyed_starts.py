@@ -1,96 +1,26 @@
-"""`pgflow start` keys and deadlines, and what `pgflow status` says of keys, slots and
-deadlines, without a database: duration and timestamp parsing, the wording of notes and
-status lines, and what the start command passes to the client (a fake)."""
+"""`pgflow start` keys and deadlines, and what `pgflow runs` and `rerun` show of queued runs,
+without a database: what the commands pass to and show from the client (a fake). The
+wording itself: tests/unit/test_cli_keyed_wording.py."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
 import pytest
 from click.testing import CliRunner
 
+from pgflow.cli import control
 from pgflow.cli import main as main_module
-from pgflow.cli import run_limits
-from pgflow.cli.durations import parse_deadline, parse_duration, two_units
 from pgflow.cli.formatting import when
 from pgflow.cli.main import main
-from pgflow.client import RunDeadline, RunSlot, StartedRun
+from pgflow.client import RunControlResult, RunEvent, RunSlot, StartedRun
 from pgflow.errors import ConcurrencyLimitReached
 
 RUN_ID = "7f3e4c1a-0000-4000-8000-000000000001"
 HOLDER = "0e1d2c3b-0000-4000-8000-000000000002"
 OTHER = "0e1d2c3b-0000-4000-8000-000000000003"
 AT = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
-
-
-# ---------------------------------------------------------------- durations
-
-
-@pytest.mark.parametrize(
-    ("text", "seconds"),
-    [
-        ("90s", 90),
-        ("15m", 900),
-        ("2h", 7200),
-        ("1d", 86400),
-        ("1h30m", 5400),
-        ("1d 12h", 129600),
-        ("1H30M", 5400),
-        ("2d3h4m5s", 2 * 86400 + 3 * 3600 + 4 * 60 + 5),
-    ],
-)
-def test_durations_read_whole_units_in_order(text, seconds):
-    assert parse_duration(text) == timedelta(seconds=seconds)
-    assert parse_deadline(text) == timedelta(seconds=seconds)
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("", "is not a duration"),
-        ("10", "is not a duration"),  # a bare number: which unit?
-        ("1x", "is not a duration"),
-        ("30m1h", "is not a duration"),  # units out of order
-        ("1.5h", "is not a duration"),
-        ("-1h", "is not a duration"),
-        ("0s", "is zero"),
-        ("0h0m", "is zero"),
-    ],
-)
-def test_bad_durations_are_refused(text, message):
-    with pytest.raises(ValueError, match=message):
-        parse_duration(text)
-
-
-def test_deadlines_may_be_timestamps_with_an_offset():
-    assert parse_deadline("2026-05-01T12:00:00+02:00") == datetime(
-        2026, 5, 1, 12, tzinfo=timezone(timedelta(hours=2))
-    )
-    assert parse_deadline(" 2026-05-01T10:00:00Z ") == datetime(2026, 5, 1, 10, tzinfo=UTC)
-    with pytest.raises(ValueError, match="has no UTC offset"):
-        parse_deadline("2026-05-01T12:00:00")
-    with pytest.raises(ValueError, match="is not an ISO 8601 timestamp"):
-        parse_deadline("2026-13-01T12:00:00+00:00")
-
-
-@pytest.mark.parametrize(
-    ("seconds", "shown"),
-    [
-        (4800, "1h 20m"),
-        (4859.9, "1h 20m"),  # cut down, never rounded up
-        (45, "45s"),
-        (59.9, "59s"),
-        (125, "2m 5s"),
-        (3600, "1h"),
-        (90061, "1d 1h"),
-        (86400 + 300, "1d"),  # only the next unit down
-        (0, "0s"),
-        (-5, "0s"),
-    ],
-)
-def test_time_left_reads_in_two_units(seconds, shown):
-    assert two_units(seconds) == shown
 
 
 # ---------------------------------------------------------------- wording
@@ -112,64 +42,19 @@ def run(status="started", **fields: Any) -> StartedRun:
 
 
 QUEUE_SLOT = RunSlot("account:7", 1, "queue", 2, (HOLDER,))
+QUEUED_NOTE = f"position 2 for key account:7, slot held by run {HOLDER}"
 
 
-def test_start_notes_say_duplicate_and_queued():
-    assert run_limits.start_notes(run(), None) == []
-    assert run_limits.start_notes(run("completed", duplicate=True), None) == [
-        f"already started: run {RUN_ID} (completed)"
-    ]
-    assert run_limits.start_notes(run("queued", duplicate=True), QUEUE_SLOT) == [
-        f"already started: run {RUN_ID} (queued)",
-        f"queued: position 2 for key account:7, slot held by run {HOLDER}",
-    ]
-    two = RunSlot("account:7", 2, "queue", 1, (HOLDER, OTHER))
-    assert run_limits.start_notes(run("queued"), two) == [
-        f"queued: position 1 for key account:7, slots held by runs {HOLDER}, {OTHER}"
-    ]
+def event(name: str) -> RunEvent:
+    return RunEvent(1, RUN_ID, None, None, name, "app", None, None, AT)
 
 
-def test_status_lines_of_a_queued_run_with_a_deadline():
-    state = run("queued", concurrency_key="account:7", idempotency_key="order-42", deadline=AT)
-    ahead = RunDeadline(AT, 4830.0, None)
-
-    assert run_limits.status_lines(state, QUEUE_SLOT, ahead) == [
-        ("key", "account:7 (limit 1, on limit queue)"),
-        ("queue", f"position 2 for key account:7, slot held by run {HOLDER}"),
-        ("idem key", "order-42"),
-        ("deadline", f"in 1h 20m ({when(AT)})"),
-    ]
-
-
-def test_status_lines_of_a_slot_holder_and_of_a_key_without_limit():
-    holding = RunSlot("account:7", 2, "reject", None, (RUN_ID, HOLDER))
-    assert run_limits.status_lines(run(), holding, None) == [
-        ("key", "account:7 (limit 2, on limit reject)"),
-        ("slots", f"2 of 2 held by runs {RUN_ID} (this run), {HOLDER}"),
-    ]
-    unlimited = RunSlot("account:7", None, "queue", None, ())
-    assert run_limits.status_lines(run(), unlimited, None) == [
-        ("key", "account:7 (no concurrency limit)")
-    ]
-    # a finished run: the key only, no slots
-    assert run_limits.status_lines(run("completed"), holding, None) == [
-        ("key", "account:7 (limit 2, on limit reject)")
-    ]
-
-
-def test_status_lines_of_a_passed_deadline_and_of_an_expired_run():
-    passed = RunDeadline(AT, -330.0, None)
-    assert run_limits.status_lines(run("paused", deadline=AT), None, passed) == [
-        (
-            "deadline",
-            f"passed 5m 30s ago ({when(AT)}): the run is paused until the next tick expires it",
-        )
-    ]
-    expired = run("expired", deadline=AT, expired_at=AT + timedelta(seconds=3))
-    assert run_limits.status_lines(expired, None, None) == [
-        ("expired", f"at {when(AT + timedelta(seconds=3))} (deadline {when(AT)})")
-    ]
-    assert run_limits.status_lines(run("completed", deadline=AT), None, None) == []
+def ended_queued(status="expired", events=("run:queued", "run:expired"), **fields: Any):
+    """A run created queued at AT that ended 6.4 s later, and its events."""
+    end = {"expired": "expired_at", "cancelled": "cancelled_at"}[status]
+    later = AT + timedelta(seconds=6.4)
+    state = run(status, queued_at=AT, **{end: later, **fields})
+    return state, [event(name) for name in events]
 
 
 # ---------------------------------------------------------------- pgflow start
@@ -198,18 +83,37 @@ class FakeClient:
 
     def list_runs(self, **kwargs):
         FakeClient.calls.append(("list_runs", kwargs["status"]))
-        return []
+        return FakeClient.listed
+
+    listed: ClassVar[list[Any]] = []
+    events_of: ClassVar[dict[str, list[RunEvent]]] = {}
 
     def get_run_slot(self, run_id):
         FakeClient.calls.append(("get_run_slot", run_id))
         return QUEUE_SLOT
+
+    def wait_for_run(self, run_id, timeout_seconds):
+        FakeClient.calls.append(("wait_for_run", run_id))
+        return run("completed", output={"only": 1}, completed_at=AT + timedelta(seconds=2))
+
+    def rerun(self, run_id, **kwargs):
+        FakeClient.calls.append(("rerun", str(run_id)))
+        assert isinstance(FakeClient.started, StartedRun)
+        return RunControlResult(FakeClient.started.run_id, FakeClient.started.status, True, None)
+
+    def events(self, run_id):
+        FakeClient.calls.append(("events", run_id))
+        return FakeClient.events_of.get(run_id, [])
 
 
 @pytest.fixture
 def fake_client(monkeypatch):
     FakeClient.calls = []
     FakeClient.started = run()
+    FakeClient.listed = []
+    FakeClient.events_of = {}
     monkeypatch.setattr(main_module, "Client", FakeClient)
+    monkeypatch.setattr(control, "Client", FakeClient)
     return FakeClient
 
 
@@ -283,6 +187,7 @@ def test_start_refused_over_the_limit_names_the_holders(fake_client):
         ("2 hours", "is not a duration"),
         ("0s", "is zero"),
         ("2026-05-01T12:00:00", "has no UTC offset"),
+        ("9999999999d", "is too long"),
     ],
 )
 def test_start_refuses_a_bad_deadline_as_a_usage_error(fake_client, value, message):
@@ -298,3 +203,73 @@ def test_runs_accepts_the_new_statuses(fake_client):
         result = CliRunner().invoke(main, ["runs", "--status", status, "--dsn", "x"])
         assert result.exit_code == 0, result.output
         assert ("list_runs", status) in fake_client.calls
+
+
+@pytest.mark.parametrize("status", ["queued", "started"])
+def test_start_wait_says_whether_the_run_was_queued_or_started(fake_client, status):
+    fake_client.started = run(status, concurrency_key="account:7")
+
+    result = start("--concurrency-key", "account:7", "--wait")
+
+    assert result.exit_code == 0, result.output
+    said = {
+        "queued": f"queued run {RUN_ID} of flow billing ({QUEUED_NOTE})",
+        "started": f"started run {RUN_ID} of flow billing",
+    }[status]
+    # one line on the start (no separate "queued:" note), one on the end
+    assert result.stderr.splitlines() == [said, f"run {RUN_ID} completed in 2.0 s"]
+    assert (("get_run_slot", RUN_ID) in fake_client.calls) == (status == "queued")
+
+
+@pytest.mark.parametrize("status", ["queued", "started"])
+def test_rerun_says_whether_the_new_run_was_queued_or_started(fake_client, status):
+    fake_client.started = run(status)
+
+    result = CliRunner().invoke(main, ["rerun", OTHER, "--dsn", "x"])
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{RUN_ID}\n"
+    if status == "queued":
+        assert result.stderr == f"queued run {RUN_ID} (rerun of {OTHER}; {QUEUED_NOTE})\n"
+    else:
+        assert result.stderr == f"started run {RUN_ID} (rerun of {OTHER})\n"
+        assert ("get_run_slot", RUN_ID) not in fake_client.calls
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        (
+            "--idempotency-key",
+            " ",
+            "must not be blank (got ' '): omit --idempotency-key for no key",
+        ),
+        ("--concurrency-key", "", "must not be blank (got ''): omit --concurrency-key for no key"),
+        ("--concurrency-key", "k" * 256, "must be at most 255 characters (got 256)"),
+    ],
+)
+def test_a_bad_key_is_a_usage_error_in_command_line_words(fake_client, option, value, message):
+    result = start(option, value)
+
+    assert result.exit_code == 2
+    assert message in " ".join(result.stderr.split())
+    assert "None" not in result.stderr  # a Python word, not the command line's
+    assert fake_client.calls == []
+
+
+def test_runs_shows_queued_and_never_started_runs_apart(fake_client):
+    gone, gone_events = ended_queued()
+    left = ended_queued(run_id=OTHER, started_at=AT + timedelta(seconds=1))[0]
+    waiting = run("queued", run_id=HOLDER, queued_at=AT)
+    fake_client.listed = [gone, left, waiting]
+    fake_client.events_of = {RUN_ID: gone_events}
+
+    result = CliRunner().invoke(main, ["runs", "--dsn", "x"])
+
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line.split()[2:] for line in result.stdout.splitlines()[1:]}
+    assert rows[RUN_ID] == ["expired", "never", "-", "1"]
+    assert rows[HOLDER] == ["queued", "queued", "-", "1"]
+    assert rows[OTHER][:2] == ["expired", when(AT + timedelta(seconds=1)).split()[0]]
+    # events are read only for a run that may have ended in the queue
+    assert [call for call in fake_client.calls if call[0] == "events"] == [("events", RUN_ID)]

@@ -74,6 +74,9 @@ def throw(plan, error):
         ("", "must not be blank"),
         ("   ", "must not be blank"),
         ("\t\n", "must not be blank"),
+        (" \t\n\r\f\v", "must not be blank"),  # the ASCII whitespace SQL calls blank
+        ("order\x0042", "cannot hold a NUL character"),
+        ("\x00", "cannot hold a NUL character"),
         ("x" * 256, "must be at most 255 characters (got 256)"),
         (42, "must be a string, got int"),
     ],
@@ -90,6 +93,18 @@ def test_keys_of_255_characters_and_none_pass():
     assert check_run_key("idempotency_key", "k" * 255) == "k" * 255
     assert check_run_key("idempotency_key", " order-42 ") == " order-42 "  # kept as given
     assert check_run_key("concurrency_key", None) is None
+
+
+@pytest.mark.parametrize("key", ["\u00a0", " \u00a0 ", "\u2003", "\u3000\t"])
+def test_keys_of_non_ascii_spaces_pass_as_in_sql(key):
+    # SQL's _check_run_key calls only ASCII whitespace blank; str.strip() would strip these too
+    assert check_run_key("idempotency_key", key) == key
+    assert check_run_key("concurrency_key", key) == key
+
+
+def test_a_key_with_nul_is_refused_by_check_run_key():
+    with pytest.raises(InvalidStartOption, match="concurrency_key cannot hold a NUL character"):
+        check_run_key("concurrency_key", "a\x00")
 
 
 def test_deadlines_become_an_absolute_time_or_an_interval_from_the_database_now():
@@ -265,6 +280,17 @@ def test_refusals_of_a_keyed_start_become_pgflow_errors(db_error, expected):
     error = throw(keyed_plan(), db_error)
     assert isinstance(error, expected)
     assert str(error).startswith(str(db_error)[:20])
+
+
+def test_a_deadline_the_database_cannot_add_becomes_invalid_start_option():
+    # now() + a huge interval: the database raises datetime_field_overflow (22008)
+    db_error = psycopg.errors.DatetimeFieldOverflow("timestamp out of range")
+
+    error = throw(keyed_plan(), db_error)
+
+    assert isinstance(error, InvalidStartOption)
+    assert str(error) == "deadline is too far away: timestamp out of range"
+    assert error.__cause__ is db_error
 
 
 def test_other_errors_of_a_keyed_start_pass_through():

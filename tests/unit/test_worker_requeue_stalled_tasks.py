@@ -89,13 +89,12 @@ def test_a_call_parses_the_six_counts_and_logs_expired_and_started_runs(caplog):
         TickResult(True, 0, 0, started_queued_runs=5),
     ]
     assert (ticker.expired, ticker.started_queued) == (2, 6)
-    logged = [
-        r for r in caplog.records if r.getMessage() == "runs expired or started from their queue"
-    ]
-    assert [(r.levelno, r.fields) for r in logged] == [  # type: ignore[attr-defined]
-        (logging.INFO, {"expired_runs": 2, "started_queued_runs": 1}),
-        (logging.INFO, {"expired_runs": 0, "started_queued_runs": 5}),
-    ]  # one line per call that expired or started runs; none for the call in between
+    logged = [r for r in caplog.records if r.getMessage().startswith("tick ")]
+    assert [(r.levelno, r.getMessage(), r.fields) for r in logged] == [  # type: ignore[attr-defined]
+        (logging.INFO, "tick expired runs past their deadline", {"expired_runs": 2}),
+        (logging.INFO, "tick started queued runs whose slot was free", {"started_queued_runs": 1}),
+        (logging.INFO, "tick started queued runs whose slot was free", {"started_queued_runs": 5}),
+    ]  # one line per kind a call did (none for a zero count, none for the call in between)
 
 
 def test_the_tick_statement_reads_the_six_columns_and_nulls_count_as_zero():

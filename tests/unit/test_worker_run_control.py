@@ -264,6 +264,7 @@ def test_run_control_is_off_in_upstream_mode_and_the_notice_says_so():
     [
         ("cancelled", "run_cancelled"),
         ("failed", "run_failed"),
+        ("expired", "run_expired"),
         ("started", "task_cancelled"),  # its step was skipped or completed by hand
         ("paused", "task_cancelled"),
     ],

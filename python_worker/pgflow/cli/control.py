@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import click
 import psycopg
 
-from pgflow.cli import bulk, formatting
+from pgflow.cli import bulk, formatting, run_limits
 from pgflow.cli.util import click_dsn, db_error_message, dsn_option, parse_json_option
 from pgflow.client import RUN_STATUSES, Client, RunControlResult
 from pgflow.client.control_plans import LEGAL_STATUSES
@@ -213,19 +213,26 @@ retry_command = _bulk_command("retry")
 def rerun_command(
     run_id: uuid.UUID, actor: str, reason: str | None, dsn: str | None, expected_status: str | None
 ) -> None:
-    """Start a new run of RUN_ID's flow with the same input (rerun_flow); print its id."""
+    """Start a new run of RUN_ID's flow with the same input (rerun_flow); print its id.
+
+    The new run takes RUN_ID's concurrency key: over the flow's limit it is queued (stderr
+    says its place and the run holding the slot) or refused (exit 1, naming the holders).
+    """
     with Client(click_dsn(dsn)) as client:
         try:
             result = client.rerun(
                 run_id, actor=actor, reason=reason, expected_status=expected_status
             )
+            queued = result.changed and result.status == "queued"
+            slot = client.get_run_slot(result.run_id) if queued else None
         except (PgflowError, psycopg.Error) as exc:
             raise _fail(exc) from exc
     if not result.changed:
         click.echo(f"run {result.run_id}: {result.detail}")
         return
     click.echo(result.run_id)
-    click.echo(f"started run {result.run_id} (rerun of {run_id})", err=True)
+    note = f"rerun of {run_id}"
+    click.echo(run_limits.begun_text(result.run_id, result.status, slot, notes=[note]), err=True)
 
 
 @click.command("skip")

@@ -39,7 +39,10 @@ def parse_duration(text: str) -> timedelta:
     seconds = sum(int(found.group(unit) or 0) * size for unit, size in UNITS.items())
     if seconds == 0:
         raise ValueError(f"duration {text!r} is zero: a deadline must be in the future")
-    return timedelta(seconds=seconds)
+    try:
+        return timedelta(seconds=seconds)
+    except OverflowError:
+        raise ValueError(f"duration {text!r} is too long") from None
 
 
 def parse_deadline(text: str) -> timedelta | datetime:

@@ -1,7 +1,8 @@
 """How the run commands show things on a terminal.
 
-Durations, moments, one-line notes, and the sections of ``pgflow status`` and ``pgflow
-events`` about failures, retries and waits.
+Durations, moments, one-line notes, a run's timing (``pgflow status``'s status line,
+``pgflow runs``' STARTED and TOOK cells), and the sections of ``pgflow status`` and
+``pgflow events`` about failures, retries and waits.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from pgflow.cli.util import table
-from pgflow.client import RetryingTask, RunEvent, RunState, RunWait
+from pgflow.client import RetryingTask, Run, RunEvent, RunState, RunWait
 
 
 def duration(seconds: float | None) -> str:
@@ -60,6 +61,54 @@ def one_line(text: str, limit: int = 80) -> str:
     """``text`` on one line (whitespace runs become one space), cut to ``limit`` characters."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------- a run's timing
+
+
+def run_timing(run: Run, never_started: bool = False, now: datetime | None = None) -> str:
+    """When a run started and how long it took, for ``pgflow status``'s status line.
+
+    ``started <when>, took 4.2 s`` (finished), ``started <when>, running for 3.0 s``,
+    ``queued since <when>, waiting for 8.0 s`` (queued: it has not started), ``expired at
+    <when>, never started: it waited in the queue for 6.4 s`` (it ended while queued).
+
+    Args:
+        run: the run.
+        never_started: it ended without leaving the queue
+            (:func:`pgflow.cli.run_limits.never_started`).
+        now: the moment to measure a running or queued run against (default: now).
+    """
+    moment = now or datetime.now(UTC)
+    if run.status == "queued":
+        waiting = duration(seconds_between(run.queued_at, moment))
+        return f"queued since {when(run.queued_at)}, waiting for {waiting}"
+    if never_started:
+        end = run.completed_at or run.failed_at or run.cancelled_at or run.expired_at
+        waited = duration(seconds_between(run.queued_at, end))
+        return f"{run.status} at {when(end)}, never started: it waited in the queue for {waited}"
+    if run.finished:
+        return f"started {when(run.started_at)}, took {duration(run.duration_seconds)}"
+    running = duration(seconds_between(run.started_at, moment))
+    return f"started {when(run.started_at)}, running for {running}"
+
+
+def started_cell(run: Run, never_started: bool = False) -> str:
+    """The STARTED cell of ``pgflow runs``: when the run started.
+
+    ``queued`` for a run waiting for a concurrency slot, ``never`` for one that ended in
+    the queue (``never_started``).
+    """
+    if run.status == "queued":
+        return "queued"
+    if never_started:
+        return "never"
+    return when(run.started_at)
+
+
+def took_cell(run: Run, never_started: bool = False) -> str:
+    """The TOOK cell of ``pgflow runs``: start to end; ``-`` unfinished or never started."""
+    return "-" if never_started else duration(run.duration_seconds)
 
 
 # ---------------------------------------------------------------- pgflow status

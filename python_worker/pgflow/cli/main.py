@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import click
@@ -34,7 +34,7 @@ from pgflow.cli.util import (
     parse_json_option,
     table,
 )
-from pgflow.client import RUN_STATUSES, Client, Run
+from pgflow.client import RUN_STATUSES, Client
 from pgflow.errors import PgflowError
 from pgflow.schema.install import METHODS, Method, install
 
@@ -92,10 +92,12 @@ def _parse_input(text: str) -> Any:
 @click.option("--run-id", type=click.UUID, help="Use this uuid as the run id (default: random).")
 @click.option(
     "--idempotency-key",
+    callback=run_limits.key_callback,
     help="At most one run of FLOW per key: a repeated start prints the first run's id.",
 )
 @click.option(
     "--concurrency-key",
+    callback=run_limits.key_callback,
     help="Take a slot of this key (the flow's concurrency_limit); over it, queue or refuse.",
 )
 @click.option(
@@ -128,11 +130,13 @@ def start_command(
 ) -> None:
     """Start a run of FLOW.
 
-    Prints the run id; with --wait, prints the run output (JSON) once the run completes,
-    and exits 1 if it failed, was cancelled or expired, or did not finish in time. A start
-    with an --idempotency-key used before prints the existing run's id and notes "already
-    started" on stderr; a run over its key's concurrency limit is queued (stderr says its
-    place and the run holding the slot) or refused (exit 1, naming the holders).
+    Prints the run id; with --wait, says on stderr whether the run started or was
+    queued, prints the run output (JSON) once the run completes, and exits 1 if it failed,
+    was cancelled or expired, or did not finish in time. A start with an --idempotency-key
+    used before prints the existing run's id and notes "already started" on stderr; a run
+    over its key's concurrency limit is queued (stderr says its place and the run holding
+    the slot) or refused (exit 1, naming the holders). A blank or over-255-character key is
+    a usage error (exit 2).
     """
     value = _parse_input(input_text)
     with _client(dsn) as client:
@@ -149,9 +153,12 @@ def start_command(
             slot = client.get_run_slot(state.run_id) if queued else None
             if not wait:
                 click.echo(state.run_id)
-            elif not state.duplicate:
-                click.echo(f"started run {state.run_id} of flow {flow}", err=True)
-            for note in run_limits.start_notes(state, slot):
+            if wait and not state.duplicate:
+                of = f" of flow {flow}"
+                notes = [run_limits.begun_text(state.run_id, state.status, slot, of=of)]
+            else:
+                notes = run_limits.start_notes(state, slot)
+            for note in notes:
                 click.echo(note, err=True)
             if not wait:
                 return
@@ -178,8 +185,9 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
     paused a run and why, for each task waiting to be retried, its last error and when its
     next attempt is due, and for each waiting step what it waits for, since when and until
     when (signal timeout, timer). For a run with a concurrency key: the key, its limit,
-    and a queued run's place in the queue with the run(s) holding the slot(s); for a run
-    with a deadline: the time left (database clock), or when it expired. Reads only.
+    and a queued run's place in the queue with the run(s) holding the slot(s); a run that
+    expired or was cancelled while queued says it never started; for a run with a
+    deadline: the time left (database clock), or when it expired. Reads only.
     """
     with _client(dsn) as client:
         try:
@@ -187,7 +195,9 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
             counts = client.task_counts(run_id)
             live = state.status in ("started", "paused")
             retrying = client.retrying_tasks(state.run_id) if live else []
-            noted = state.status in ("cancelled", "paused")
+            # A run created queued that ended: its events say whether it ever started.
+            ended_queued = state.queued_at is not None and state.finished
+            noted = state.status in ("cancelled", "paused") or ended_queued
             events = client.events(state.run_id) if noted and not as_json else []
             waiting = any(step.status == "waiting" for step in state.steps)
             waits = client.get_run_waits(state.run_id) if waiting else []
@@ -206,7 +216,8 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
         return
     click.echo(f"run      {state.run_id}")
     click.echo(f"flow     {state.flow_slug}")
-    click.echo(f"status   {state.status}  ({_run_timing(state)})")
+    timing = formatting.run_timing(state, run_limits.never_started(state, events))
+    click.echo(f"status   {state.status}  ({timing})")
     for label, text in formatting.why_lines(state, events):
         click.echo(f"{label:<8} {text}")
     for label, text in run_limits.status_lines(state, slot, deadline):
@@ -255,7 +266,11 @@ def runs_command(
     limit: int,
     dsn: str | None,
 ) -> None:
-    """List the latest runs, newest first."""
+    """List the latest runs, newest first.
+
+    STARTED reads "queued" for a run waiting for a concurrency slot, "never" for one that
+    expired or was cancelled while queued (TOOK "-").
+    """
     with _client(dsn) as client:
         try:
             runs = client.list_runs(
@@ -265,6 +280,12 @@ def runs_command(
                 step_slug=step_slug,
                 error_contains=error_contains,
             )
+            ended_queued = {
+                run.run_id
+                for run in runs
+                if run_limits.may_have_ended_queued(run)
+                and run_limits.never_started(run, client.events(run.run_id))
+            }
         except (PgflowError, psycopg.Error) as exc:
             raise click.ClickException(str(exc)) from exc
     if not runs:
@@ -275,8 +296,8 @@ def runs_command(
             run.run_id,
             run.flow_slug,
             run.status,
-            _when(run.started_at),
-            _duration(run.duration_seconds),
+            formatting.started_cell(run, run.run_id in ended_queued),
+            formatting.took_cell(run, run.run_id in ended_queued),
             str(run.remaining_steps),
         ]
         for run in runs
@@ -288,18 +309,7 @@ def runs_command(
 
 _duration = formatting.duration
 _seconds_between = formatting.seconds_between
-_when = formatting.when
 _one_line = formatting.one_line
-
-
-def _run_timing(run: Run) -> str:
-    if run.status == "queued":
-        waiting_for = _seconds_between(run.queued_at, datetime.now(UTC))
-        return f"queued {_when(run.queued_at)}, waiting for {_duration(waiting_for)}"
-    if run.finished:
-        return f"started {_when(run.started_at)}, took {_duration(run.duration_seconds)}"
-    running_for = _seconds_between(run.started_at, datetime.now(UTC))
-    return f"started {_when(run.started_at)}, running for {_duration(running_for)}"
 
 
 # The dev cluster, schema administration and run-control commands live apart.

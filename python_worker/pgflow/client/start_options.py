@@ -42,14 +42,16 @@ def check_run_key(name: str, key: str | None) -> str | None:
         key: the key.
 
     Raises:
-        InvalidStartOption: the key is not a string, is empty or whitespace only, or is
-            longer than 255 characters.
+        InvalidStartOption: the key is not a string, holds a NUL character, is empty or
+            ASCII whitespace only (as SQL decides), or is longer than 255 characters.
     """
     if key is None:
         return None
     if not isinstance(key, str):
         raise InvalidStartOption(f"{name} must be a string, got {type(key).__name__}")
-    if not key.strip():
+    if "\x00" in key:
+        raise InvalidStartOption(f"{name} cannot hold a NUL character (PostgreSQL text cannot)")
+    if not key.strip(" \t\n\r\f\v"):  # the whitespace SQL's _check_run_key calls blank
         raise InvalidStartOption(
             f"{name} must not be blank (got {key!r}): pass None for no {name}, "
             "or a text that names the thing, e.g. 'order-42'"
@@ -115,6 +117,8 @@ def translate_start_error(exc: psycopg.Error, concurrency_key: str | None) -> Ex
         name in message for name in ("idempotency_key", "concurrency_key", "deadline")
     ):
         return InvalidStartOption(message)
+    if isinstance(exc, psycopg.errors.DatetimeFieldOverflow):  # now() + a huge interval
+        return InvalidStartOption(f"deadline is too far away: {message}")
     return None
 
 

@@ -40,6 +40,7 @@ logger = logging.getLogger("pgflow.worker")
 CANCELLED_REASONS: Mapping[str, str] = {
     "run_cancelled": "run cancelled",
     "run_failed": "run failed",
+    "run_expired": "run expired",
     "task_cancelled": "task cancelled",
 }
 
@@ -51,13 +52,12 @@ def reason_of_run_status(run_status: str | None) -> str:
         run_status: ``pgflow.runs.status`` of the task's run, as ``cancelled_tasks`` gives it.
 
     Returns:
-        ``run_cancelled`` or ``run_failed`` when the run ended so; else ``task_cancelled``
-        (the run goes on: the task's step was skipped or completed by hand).
+        ``run_cancelled``, ``run_failed`` or ``run_expired`` when the run ended so; else
+        ``task_cancelled`` (the run goes on: the task's step was skipped or completed by
+        hand).
     """
-    if run_status == "cancelled":
-        return "run_cancelled"
-    if run_status == "failed":
-        return "run_failed"
+    if run_status in ("cancelled", "failed", "expired"):
+        return f"run_{run_status}"
     return "task_cancelled"
 
 
@@ -82,7 +82,7 @@ class TaskCancellation:
 
         Args:
             task: the claimed task (for the log line).
-            reason: ``run_cancelled``, ``run_failed`` or ``task_cancelled``.
+            reason: ``run_cancelled``, ``run_failed``, ``run_expired`` or ``task_cancelled``.
 
         Returns:
             True when an ``async def`` handler was cancelled (nothing is reported for it).

@@ -71,8 +71,8 @@ class ReportResult:
         outcome: ``completed``, ``retried``, ``failed``, ``refused`` or ``ignored``.
         reason: why, for every outcome but ``completed`` / ``retried`` (``stale_attempt``,
             ``unknown_attempt``, ``payload_too_large``, ``type_violation``, ``exhausted``,
-            ``run_failed``, ``run_cancelled``, ``task_cancelled``, ``step_not_started``,
-            ``task_not_started``, ``unknown_task``).
+            ``run_failed``, ``run_cancelled``, ``run_expired``, ``task_cancelled``,
+            ``step_not_started``, ``task_not_started``, ``unknown_task``).
         detail: a sentence for refused and failed completions (else None).
     """
 

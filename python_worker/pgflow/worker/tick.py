@@ -214,15 +214,20 @@ class Ticker:
             if result.fired_waits:
                 self.fired += result.fired_waits
                 logger.info("waits fired", extra=fields(fired_waits=result.fired_waits))
-            if result.expired_runs or result.started_queued_runs:
+            # One line per kind. The queued runs that an expiry's freed slots started are
+            # in neither count: they start inside the expiry, as at any release of a slot;
+            # started_queued_runs counts only the tick's own safety-net starts.
+            if result.expired_runs:
                 self.expired += result.expired_runs
+                logger.info(
+                    "tick expired runs past their deadline",
+                    extra=fields(expired_runs=result.expired_runs),
+                )
+            if result.started_queued_runs:
                 self.started_queued += result.started_queued_runs
                 logger.info(
-                    "runs expired or started from their queue",
-                    extra=fields(
-                        expired_runs=result.expired_runs,
-                        started_queued_runs=result.started_queued_runs,
-                    ),
+                    "tick started queued runs whose slot was free",
+                    extra=fields(started_queued_runs=result.started_queued_runs),
                 )
             if result.requeued_tasks:
                 self.requeued += result.requeued_tasks
