@@ -31,6 +31,13 @@ METHOD = """\
   batch; (b) read 10 + one archive transaction per message (the per-task commit ceiling).
 - START: `select pgflow.start_flow('bench_w1', '{}')` in a loop from one connection
   (one transaction per call), NOTIFY enabled on the queue as a worker leaves it.
+- KEYED: START's loop on one fresh database with five kinds of call interleaved (rounds of
+  N calls of each, the order rotated each round): no key (START's query), a new
+  `idempotency_key` per call, a `concurrency_key` of a copy of bench_w1 with
+  `concurrency_limit` 1,000,000 (a pool of N keys: each holds at most one run per round,
+  nothing queues), a `deadline`, and a repeated `idempotency_key` (the first run returned,
+  nothing written). Rate = median over the rounds; `.ratio` = median of the per-round
+  ratios to no key, the number to compare (never absolute rates across runs).
 - L1: one idle worker; runs started open-loop at a fixed rate; latency = the handler's
   `time.time()` − the client's `time.time()` just before `start_flow`. NOTIFY mode uses
   the worker defaults (pgmq NOTIFY throttled to 20 ms); polling mode `--no-listen` with

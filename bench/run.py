@@ -6,7 +6,7 @@ Usage::
                         [--processes 2] [--concurrency 50] [--batch-size 50]
                         [--merge] [--out DIR]
 
-Workloads (``--only``, comma-separated): ceiling, W1, W2, W3, W4, START, L1, S1, P, peers
+Workloads (``--only``, comma-separated): ceiling, W1, W2, W3, W4, START, KEYED, L1, S1, P, peers
 (default: all but peers; ``make bench-peers`` runs ``--only peers --merge``). ``--quick``
 uses tiny sizes and one repeat and writes to .pgflow-bench/quick/ unless ``--out`` is
 given, so the committed results stay untouched.
@@ -24,17 +24,17 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bench import ceiling, flows, history, latency, report, workloads
+from bench import ceiling, flows, history, keyed, latency, report, workloads
 from bench.cluster import BENCH_HOME, ROOT, BenchServer
 from bench.procs import WorkerSettings
 from bench.report import Results
 from bench.stats import Measurement
 
-ALL_WORKLOADS = ("ceiling", "W1", "W2", "W3", "W4", "START", "L1", "S1", "P", "peers")
+ALL_WORKLOADS = ("ceiling", "W1", "W2", "W3", "W4", "START", "KEYED", "L1", "S1", "P", "peers")
 DEFAULT_WORKLOADS = ALL_WORKLOADS[:-1]
 #: The headline runs with PostgreSQL's default synchronous_commit = on; these workloads are
 #: measured again with synchronous_commit = off (keys suffixed ".sc_off").
-SC_OFF_WORKLOADS = ("ceiling", "W1", "W2", "W3", "W4", "START")
+SC_OFF_WORKLOADS = ("ceiling", "W1", "W2", "W3", "W4", "START", "KEYED")
 SC_OFF_VARIANT = (".sc_off", ", synchronous_commit off")
 DEFAULT_OUT = ROOT / "bench" / "results"
 QUICK_OUT = BENCH_HOME / "quick"
@@ -60,6 +60,8 @@ class Sizes:
     w3_items: int = 10_000
     w4_items: int = 10_000
     start_calls: int = 3_000
+    keyed_calls: int = 200
+    keyed_rounds: int = 10
     l1_rate: float = 20.0
     l1_seconds: float = 8.0
     s1_history: int = 1_000_000
@@ -78,6 +80,8 @@ QUICK = Sizes(
     w3_items=300,
     w4_items=300,
     start_calls=200,
+    keyed_calls=20,
+    keyed_rounds=5,
     l1_seconds=2.0,
     s1_history=20_000,
     s1_calls=50,
@@ -235,6 +239,10 @@ class Bench:
             "runs/s",
             lambda: workloads.start_throughput(self.server, self.sizes.start_calls),
         )
+
+    def keyed(self) -> None:
+        """KEYED: keyed start_flow variants against an unkeyed one, interleaved."""
+        keyed.record(self)
 
     def p(self) -> None:
         """P: start_flow of a large root map."""

@@ -30,6 +30,8 @@ select count(*) from (
   select pgflow.start_flow(%(flow)s, %(input)s::jsonb) from generate_series(1, %(count)s)
 ) as started
 """
+#: START's call: a one-step flow, no key (KEYED's reference too).
+START_QUERY = "select run_id from pgflow.start_flow('bench_w1', '{}'::jsonb)"
 ANALYZE = "analyze pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgmq.q_{slug}"
 PROGRESS = """
 select count(*) filter (where status = 'started'), count(*) filter (where status = 'failed'),
@@ -206,7 +208,7 @@ def w3(
 def start_throughput(server: BenchServer, calls: int) -> dict[str, Any]:
     """start_flow of a one-step flow from one client, one call (transaction) at a time."""
     dsn = server.fresh_db()
-    query = "select run_id from pgflow.start_flow('bench_w1', '{}'::jsonb)"
+    query = START_QUERY
     with psycopg.connect(dsn, autocommit=True) as conn:
         for _ in range(20):  # warm-up: plans cached, statement prepared
             conn.execute(query).fetchone()

@@ -84,8 +84,9 @@ create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at
 -- pgflow-py: one run per flow and idempotency key (start_flow finds the existing one here).
 create unique index idx_runs_idempotency_key on pgflow.runs (flow_slug, idempotency_key)
   where idempotency_key is not null;
--- pgflow-py: the unfinished runs of a concurrency key (slots held, and the queue in order).
-create index idx_runs_concurrency_key on pgflow.runs (flow_slug, concurrency_key, queue_seq)
+-- pgflow-py: the unfinished runs of a concurrency key by status (the slots held; the queue
+-- in start order).
+create index idx_runs_concurrency_key on pgflow.runs (flow_slug, concurrency_key, status, queue_seq)
   where concurrency_key is not null and status in ('queued', 'started', 'paused');
 -- pgflow-py: unfinished runs with a deadline (the tick expires them).
 create index idx_runs_deadline on pgflow.runs (deadline)

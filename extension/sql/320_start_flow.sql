@@ -23,6 +23,9 @@ declare
   v_settle boolean;
   v_status text;
   v_deadline timestamptz;
+  v_duplicate uuid;
+  v_group record;
+  v_realtime boolean := pgflow._realtime_enabled();
 begin
   -- VALIDATE: unknown flow, keys, deadline, missing or oversized input, root maps without an
   -- array.
@@ -32,21 +35,10 @@ begin
       errcode = 'foreign_key_violation',
       message = format('Flow %L does not exist', start_flow.flow_slug);
   end if;
-  if start_flow.idempotency_key is not null or start_flow.concurrency_key is not null then
-    perform pgflow._check_run_key('start_flow', 'idempotency_key', start_flow.idempotency_key);
-    perform pgflow._check_run_key('start_flow', 'concurrency_key', start_flow.concurrency_key);
-  end if;
-  if start_flow.deadline <= now() then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('start_flow: deadline %s is not in the future (now is %s)', start_flow.deadline, now()),
-      hint = 'Pass a later time, or NULL for the flow''s run_timeout (if any).';
-  end if;
-  if not isfinite(start_flow.deadline) or start_flow.deadline >= '9999-01-01 00:00:00+00' then
-    raise exception using
-      errcode = 'invalid_parameter_value',
-      message = format('start_flow: deadline %s is too far away (it must be before 9999-01-01)', start_flow.deadline),
-      hint = 'Pass NULL for no deadline.';
+  if start_flow.idempotency_key is not null or start_flow.concurrency_key is not null
+     or start_flow.deadline is not null then
+    perform pgflow._check_start_options(start_flow.idempotency_key, start_flow.concurrency_key,
+                                        start_flow.deadline);
   end if;
   -- One pass over the flow's steps: count, first root map, whether some step waits.
   select count(*)::int,
@@ -56,19 +48,16 @@ begin
   into v_steps_count, v_root_map, v_has_waits
   from pgflow.steps as s
   where s.flow_slug = start_flow.flow_slug;
-  perform pgflow._check_start_input(start_flow.flow_slug, start_flow.input, v_root_map);
-
-  -- LOCK a limited concurrency key first: a concurrent start with the same keys has then
-  -- committed (its run is found below as a duplicate) or rolled back.
-  if start_flow.concurrency_key is not null and v_flow.opt_concurrency_limit is not null
-     and start_flow.idempotency_key is not null then
-    perform pgflow._lock_concurrency_key(start_flow.flow_slug, start_flow.concurrency_key);
+  if start_flow.input is null or (v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array')
+     or pg_catalog.pg_column_size(start_flow.input) > pgflow._max_payload_bytes() then
+    perform pgflow._check_start_input(start_flow.flow_slug, start_flow.input, v_root_map);
   end if;
+
   -- DUPLICATE: a run this flow started with the same idempotency key is returned as it is.
   if start_flow.idempotency_key is not null then
-    return query select r.*, true from pgflow.runs as r
-      where r.flow_slug = start_flow.flow_slug and r.idempotency_key = start_flow.idempotency_key;
-    if found then
+    v_duplicate := pgflow._find_keyed_start(v_flow, start_flow.idempotency_key, start_flow.concurrency_key);
+    if v_duplicate is not null then
+      return query select r.*, true from pgflow.runs as r where r.run_id = v_duplicate;
       return;
     end if;
   end if;
@@ -77,9 +66,12 @@ begin
   if start_flow.concurrency_key is not null then
     v_status := pgflow._take_concurrency_slot('start_flow', v_flow, start_flow.concurrency_key, true);
   end if;
-  v_deadline := coalesce(start_flow.deadline, now() + make_interval(secs => v_flow.opt_run_timeout));
+  v_deadline := start_flow.deadline;
+  if v_deadline is null and v_flow.opt_run_timeout is not null then
+    v_deadline := now() + make_interval(secs => v_flow.opt_run_timeout);
+  end if;
 
--- MUTATE: the run and one step state per step. (The array length is computed apart:
+  -- MUTATE: the run and one step state per step. (The array length is computed apart:
   -- inside the CASE below the planner could fold it for a non-array input and raise.)
   if jsonb_typeof(start_flow.input) = 'array' then
     v_root_tasks := jsonb_array_length(start_flow.input);
@@ -92,7 +84,7 @@ begin
     or v_has_waits
     or v_steps_count = 0
     or (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
-    or pgflow._realtime_enabled();
+    or v_realtime;
   -- A queued run starts nothing: every step is created and waits for its slot.
   v_settle := v_settle or v_status = 'queued';
 
@@ -137,9 +129,9 @@ begin
   select nr.* into v_run from new_run as nr;
   if v_run.run_id is null and start_flow.idempotency_key is not null then
     -- A concurrent start with the same key committed first: its run is the answer.
-    return query select r.*, true from pgflow.runs as r
-      where r.flow_slug = start_flow.flow_slug and r.idempotency_key = start_flow.idempotency_key;
-    if found then
+    v_duplicate := pgflow._find_keyed_start(v_flow, start_flow.idempotency_key, start_flow.concurrency_key);
+    if v_duplicate is not null then
+      return query select r.*, true from pgflow.runs as r where r.run_id = v_duplicate;
       return;
     end if;
   end if;
@@ -149,8 +141,29 @@ begin
       message = format('Run %s already exists', start_flow.run_id);
   end if;
 
-  -- AUDIT and broadcast: the run started or queued, with its root steps when they started.
-  perform pgflow._record_run_start(v_run, not v_settle);
+  -- AUDIT: the run started or queued (details: from rerun_flow which run it reruns, its
+  -- concurrency key and deadline), and so did its root steps when they were created started.
+  perform pgflow._record_events(e.events, array_fill(v_run.run_id, array[cardinality(e.events)]),
+    e.step_slugs, details => e.details, default_actor => 'app')
+  from (
+    select array['run:' || v_status] || coalesce(array_agg('step:started'::text order by s.step_index), '{}') as events,
+           array[null::text] || coalesce(array_agg(s.step_slug order by s.step_index), '{}') as step_slugs,
+           array[case when coalesce(pg_catalog.current_setting('pgflow.rerun_of', true), '') <> ''
+                           or v_run.concurrency_key is not null or v_run.deadline is not null
+                      then jsonb_strip_nulls(jsonb_build_object(
+                        'rerun_of', nullif(pg_catalog.current_setting('pgflow.rerun_of', true), ''),
+                        'concurrency_key', v_run.concurrency_key, 'deadline', v_run.deadline))
+                 end] as details
+    from pgflow.steps as s
+    where s.flow_slug = start_flow.flow_slug and s.deps_count = 0 and not v_settle
+  ) as e;
+  -- (a queued run is broadcast when it starts, _record_queued_run_start)
+  if v_realtime and v_status = 'started' then
+    perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
+      'event_type', 'run:started', 'run_id', v_run.run_id, 'flow_slug', v_run.flow_slug,
+      'input', v_run.input, 'status', 'started', 'remaining_steps', v_run.remaining_steps,
+      'started_at', v_run.started_at));
+  end if;
 
   if v_status = 'queued' then
     null;  -- _start_queued_runs starts it when a slot frees
@@ -158,8 +171,21 @@ begin
     -- CASCADE: conditions, empty maps, ready (root) steps start, completion.
     perform pgflow._advance_runs(array[v_run.run_id]);
   else
-    -- QUEUE the tasks of the root steps created started.
-    perform pgflow._queue_root_tasks(v_run.flow_slug, v_run.run_id, v_root_tasks);
+    -- QUEUE the tasks of the root steps created started, one send per start delay.
+    for v_group in
+      select coalesce(s.opt_start_delay, 0) as start_delay,
+             array_agg(s.step_slug order by s.step_index) as step_slugs,
+             array_agg(case when s.step_type = 'map' then v_root_tasks else 1 end
+                       order by s.step_index) as task_counts
+      from pgflow.steps as s
+      where s.flow_slug = start_flow.flow_slug and s.deps_count = 0
+      group by coalesce(s.opt_start_delay, 0)
+      order by min(s.step_index)
+    loop
+      perform pgflow._queue_step_tasks(start_flow.flow_slug, v_group.start_delay,
+        array_fill(v_run.run_id, array[cardinality(v_group.step_slugs)]), v_group.step_slugs,
+        v_group.task_counts);
+    end loop;
   end if;
 
   -- RETURN the run as it is now (it may already be completed or failed).

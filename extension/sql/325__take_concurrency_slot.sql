@@ -17,6 +17,8 @@ declare
   v_flow_slug text := (_take_concurrency_slot.flow).flow_slug;
   v_holders uuid[];
   v_queued int;
+  v_held int;
+  v_queue_waits boolean;
 begin
   if _take_concurrency_slot.concurrency_key is null or v_limit is null then
     return 'started';
@@ -35,6 +37,26 @@ begin
   -- slot (started, paused) and those still waiting for one (queued, deadline not passed:
   -- the tick expires the others).
   perform pgflow._lock_concurrency_key(v_flow_slug, _take_concurrency_slot.concurrency_key);
+  -- (at most limit holders are read, and one queued run: the cost does not grow with the
+  -- key's runs; the full list is read only to name the holders of a refusal)
+  select count(*)::int into v_held
+  from (select 1 from pgflow.runs as r
+        where r.flow_slug = v_flow_slug and r.concurrency_key = _take_concurrency_slot.concurrency_key
+          and r.status in ('started', 'paused')
+        limit v_limit) as h;
+  select exists (
+    select 1 from pgflow.runs as r
+    where r.flow_slug = v_flow_slug and r.concurrency_key = _take_concurrency_slot.concurrency_key
+      and r.status = 'queued' and (r.deadline is null or r.deadline > now()))
+  into v_queue_waits;
+
+  -- A free slot goes to the runs already waiting first (start order).
+  if v_held < v_limit and not v_queue_waits then
+    return 'started';
+  end if;
+  if _take_concurrency_slot.may_queue and (_take_concurrency_slot.flow).opt_on_limit = 'queue' then
+    return 'queued';
+  end if;
   select array_agg(r.run_id order by r.started_at, r.run_id) filter (where r.status <> 'queued'),
          count(*) filter (where r.status = 'queued' and (r.deadline is null or r.deadline > now()))
   into v_holders, v_queued
@@ -42,14 +64,6 @@ begin
   where r.flow_slug = v_flow_slug
     and r.concurrency_key = _take_concurrency_slot.concurrency_key
     and r.status in ('queued', 'started', 'paused');
-
-  -- A free slot goes to the runs already waiting first (start order).
-  if coalesce(cardinality(v_holders), 0) < v_limit and v_queued = 0 then
-    return 'started';
-  end if;
-  if _take_concurrency_slot.may_queue and (_take_concurrency_slot.flow).opt_on_limit = 'queue' then
-    return 'queued';
-  end if;
   raise exception using
     errcode = 'configuration_limit_exceeded',
     message = format('%s: concurrency limit of flow %L for key %L is reached (%s of %s): held by run %s',

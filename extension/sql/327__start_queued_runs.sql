@@ -52,7 +52,7 @@ begin
           started_at = greatest(now(), r.started_at)
       where r.run_id = v_run.run_id
       returning r.* into v_run;
-      perform pgflow._record_run_start(v_run, false);
+      perform pgflow._record_queued_run_start(v_run);
       v_batch := v_batch || v_run.run_id;
       v_free := v_free - 1;
     end loop;

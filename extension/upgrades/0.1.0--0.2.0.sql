@@ -116,7 +116,7 @@ create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at
   where status in ('completed', 'failed', 'cancelled', 'expired');
 create unique index idx_runs_idempotency_key on pgflow.runs (flow_slug, idempotency_key)
   where idempotency_key is not null;
-create index idx_runs_concurrency_key on pgflow.runs (flow_slug, concurrency_key, queue_seq)
+create index idx_runs_concurrency_key on pgflow.runs (flow_slug, concurrency_key, status, queue_seq)
   where concurrency_key is not null and status in ('queued', 'started', 'paused');
 create index idx_runs_deadline on pgflow.runs (deadline)
   where deadline is not null and status in ('queued', 'started', 'paused');
