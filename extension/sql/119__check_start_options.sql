@@ -19,7 +19,7 @@ begin
   if not isfinite(_check_start_options.deadline) or _check_start_options.deadline >= '9999-01-01 00:00:00+00' then
     raise exception using
       errcode = 'invalid_parameter_value',
-      message = format('start_flow: deadline %s is too far away (it must be before 9999-01-01)',
+      message = format('start_flow: deadline %s is too far away (it must be before 9999-01-01 00:00:00+00)',
                        _check_start_options.deadline),
       hint = 'Pass NULL for no deadline.';
   end if;

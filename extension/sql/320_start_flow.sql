@@ -35,10 +35,8 @@ begin
       errcode = 'foreign_key_violation',
       message = format('Flow %L does not exist', start_flow.flow_slug);
   end if;
-  if start_flow.idempotency_key is not null or start_flow.concurrency_key is not null
-     or start_flow.deadline is not null then
-    perform pgflow._check_start_options(start_flow.idempotency_key, start_flow.concurrency_key,
-                                        start_flow.deadline);
+  if start_flow.idempotency_key is not null or start_flow.concurrency_key is not null then
+    perform pgflow._check_start_options(start_flow.idempotency_key, start_flow.concurrency_key, null);
   end if;
   -- One pass over the flow's steps: count, first root map, whether some step waits.
   select count(*)::int,
@@ -60,6 +58,11 @@ begin
       return query select r.*, true from pgflow.runs as r where r.run_id = v_duplicate;
       return;
     end if;
+  end if;
+  -- (the deadline after the duplicate: a retried start whose deadline has passed since gets
+  -- its run back)
+  if start_flow.deadline is not null then
+    perform pgflow._check_start_options(null, null, start_flow.deadline);
   end if;
   -- SLOT: a run with a concurrency key of a limited flow starts, queues or is refused.
   v_status := 'started';
@@ -201,7 +204,8 @@ completed, so the run may already be completed or failed. run_id: optional calle
 uuid (random when NULL). pgflow-py trailing arguments, all optional:
 idempotency_key (text): the first start of the flow with this key creates the run; every
 later or concurrent one returns that run, whatever its status, with duplicate true and
-nothing written (not even when its input or other arguments differ); the key lives as long
+nothing written (not even when its input or other arguments differ, its deadline
+included, though the keys must be valid and the input well-formed); the key lives as long
 as its run (prune_data_older_than). concurrency_key (text): when the flow has a
 concurrency_limit, at most that many of its runs with this key are started or paused at
 once; over it, on_limit queue creates the run with status queued (no step started, no

@@ -9,7 +9,7 @@ select pgflow_tests.write_counts()::text as before \gset
 -- TEST: an infinite deadline raises 22023 "too far away", also with keys and a run_id
 select throws_ok(
   $$select * from pgflow.start_flow('far', '{}'::jsonb, deadline => 'infinity')$$,
-  '22023', 'start_flow: deadline infinity is too far away (it must be before 9999-01-01)',
+  '22023', 'start_flow: deadline infinity is too far away (it must be before 9999-01-01 00:00:00+00)',
   'deadline infinity raises invalid_parameter_value'
 );
 select throws_ok(
@@ -22,7 +22,7 @@ select throws_ok(
 -- TEST: a deadline at 9999-01-01 00:00 UTC or later raises 22023
 select throws_like(
   $$select * from pgflow.start_flow('far', '{}'::jsonb, idempotency_key => 'k2', deadline => '9999-01-01 00:00:00+00')$$,
-  'start_flow: deadline % is too far away (it must be before 9999-01-01)',
+  'start_flow: deadline % is too far away (it must be before 9999-01-01 00:00:00+00)',
   'deadline 9999-01-01 00:00:00+00 raises, saying it is too far away'
 );
 select throws_ok(

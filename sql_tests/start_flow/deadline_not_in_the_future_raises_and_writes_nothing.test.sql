@@ -1,5 +1,5 @@
 begin;
-select plan(8);
+select plan(10);
 select pgflow_tests.reset_db();
 
 -- SETUP: a flow with run_timeout (so an error cannot fall back to it silently)
@@ -33,6 +33,16 @@ select is((select count(*) from pgflow.run_events), 0::bigint, 'no event was rec
 select is((select duplicate from pgflow.start_flow('timed', '{}'::jsonb, idempotency_key => 'k1',
                                                    deadline => now() + interval '1 minute')),
   false, 'the idempotency key of the refused start is still free');
+
+-- TEST: a repeat of that start whose deadline has passed since (a client retrying with the
+-- same absolute deadline) gets the run back, with nothing written
+select pgflow_tests.row_counts() as counts_after_first \gset
+select results_eq(
+  $$select duplicate, idempotency_key from pgflow.start_flow('timed', '{}'::jsonb, idempotency_key => 'k1',
+      deadline => now() - interval '1 hour')$$,
+  $$values (true, 'k1'::text)$$,
+  'a repeat with a passed deadline returns the first run as a duplicate');
+select is(pgflow_tests.row_counts(), :'counts_after_first'::jsonb, 'and writes nothing');
 
 select * from finish();
 rollback;

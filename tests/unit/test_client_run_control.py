@@ -198,6 +198,21 @@ def test_55000_of_a_step_names_the_step_and_both_statuses():
     assert str(error) == message
 
 
+def test_55000_of_a_run_past_its_deadline_names_the_run_and_the_verb():
+    plan = control_plans.run_verb("retry_run", RUN_ID, actor="a")
+    first_statement(plan)
+    message = (
+        f"a failed run cannot start again: the deadline of run {RUN_ID} passed at "
+        "2026-12-02 04:00:00+00"
+    )
+
+    error = throw(plan, psycopg.errors.ObjectNotInPrerequisiteState(message))
+
+    assert isinstance(error, RunStateError)
+    assert (error.verb, error.run_id, error.status) == ("retry_run", RUN_ID, "failed")
+    assert str(error) == message
+
+
 def test_an_unparsed_55000_message_is_kept_whole():
     error = control_plans.state_error("something else entirely")
 

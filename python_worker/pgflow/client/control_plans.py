@@ -56,6 +56,10 @@ LEGAL_STATUSES: Final[Mapping[str, tuple[str, ...]]] = {
 # "<verb>: run <id> is <status>" and "<verb>: step '<slug>' of run <id> is <status> (the
 # run is <status>)": the 55000 messages of _lock_run_for_control / _lock_step_for_control.
 _RUN_STATE = re.compile(r"^(?P<verb>\w+): run (?P<run_id>[0-9a-f-]{36}) is (?P<status>\w+)$")
+#: A failed run past its deadline is not reopened (retry_run, skip_step, complete_step).
+_PAST_DEADLINE = re.compile(
+    r"^a failed run cannot start again: the deadline of run (?P<run_id>[0-9a-f-]{36}) "
+)
 _STEP_STATE = re.compile(
     r"^(?P<verb>\w+): step '(?P<step>[^']*)' of run (?P<run_id>[0-9a-f-]{36})"
     r" is (?P<step_status>\w+) \(the run is (?P<status>\w+)\)$"
@@ -119,8 +123,16 @@ def _params(
 # ---------------------------------------------------------------- errors
 
 
-def state_error(message: str) -> RunStateError:
-    """Build a :class:`RunStateError` from a 55000 message, with what it names."""
+def state_error(message: str, verb: str | None = None) -> RunStateError:
+    """Build a :class:`RunStateError` from a 55000 message, with what it names.
+
+    Args:
+        message: the error's primary message.
+        verb: the verb that was called (for messages that do not name it).
+    """
+    past = _PAST_DEADLINE.match(message)
+    if past is not None:
+        return RunStateError(message, verb=verb, run_id=past["run_id"], status="failed")
     found = _STEP_STATE.match(message) or _RUN_STATE.match(message)
     if found is None:
         return RunStateError(message)
@@ -139,7 +151,7 @@ def translate(verb: str, exc: psycopg.Error) -> Exception:
     """The pgflow error for a database error of a run-control verb (``exc`` if none fits)."""
     message = exc.diag.message_primary or str(exc)
     if isinstance(exc, psycopg.errors.ObjectNotInPrerequisiteState):
-        return state_error(message)
+        return state_error(message, verb)
     if isinstance(exc, psycopg.errors.NoDataFound):
         return StepNotFound(message) if " has no step " in message else RunNotFound(message)
     if isinstance(

@@ -252,7 +252,8 @@ def next_poll(
     if remaining <= 0:
         raise RunTimeout(
             f"run {state.run_id} of flow {state.flow_slug} is still {state.status} "
-            f"after {timeout_seconds:g} s ({state.remaining_steps} steps remaining)"
+            f"after {timeout_seconds:g} s ({state.remaining_steps} "
+            f"{'step' if state.remaining_steps == 1 else 'steps'} remaining)"
         )
     return min(poll_interval_seconds, remaining)
 

@@ -97,7 +97,9 @@ def deadline_params(deadline: Deadline | None) -> dict[str, Any]:
         except OverflowError as exc:
             raise InvalidStartOption(f"deadline of {deadline} seconds is too far away") from exc
     if deadline <= timedelta(0):
-        raise InvalidStartOption(f"deadline must be in the future, got {deadline} from now")
+        raise InvalidStartOption(
+            f"deadline must be in the future, got {deadline.total_seconds():g} s from now"
+        )
     return {"deadline_at": None, "deadline_in": deadline}
 
 
