@@ -15,11 +15,13 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_flow pgflow.flows;
+  v_run_timeout int;
   v_run pgflow.runs;
   v_root_map text;
   v_steps_count int;
   v_root_tasks int;
   v_has_waits boolean;
+  v_has_conditions boolean;
   v_settle boolean;
   v_status text;
   v_deadline timestamptz;
@@ -29,7 +31,7 @@ declare
 begin
   -- VALIDATE: unknown flow, keys, deadline, missing or oversized input, root maps without an
   -- array.
-  select f.* into v_flow from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
+  select f.opt_run_timeout into v_run_timeout from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
   if not found then
     raise exception using
       errcode = 'foreign_key_violation',
@@ -37,13 +39,17 @@ begin
   end if;
   if start_flow.idempotency_key is not null or start_flow.concurrency_key is not null then
     perform pgflow._check_start_options(start_flow.idempotency_key, start_flow.concurrency_key, null);
+    -- (the flow's whole row, for the keyed helpers only)
+    select f.* into v_flow from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
   end if;
-  -- One pass over the flow's steps: count, first root map, whether some step waits.
+  -- One pass over the flow's steps: count, first root map, whether some step waits or has
+  -- a condition (as _flow_has_conditions says, without a second lookup).
   select count(*)::int,
          (array_agg(s.step_slug order by s.step_index)
            filter (where s.step_type = 'map' and s.deps_count = 0))[1],
-         exists (select 1 from pgflow.step_waits as w where w.flow_slug = start_flow.flow_slug)
-  into v_steps_count, v_root_map, v_has_waits
+         exists (select 1 from pgflow.step_waits as w where w.flow_slug = start_flow.flow_slug),
+         coalesce(bool_or(s.required_input_pattern is not null or s.forbidden_input_pattern is not null), false)
+  into v_steps_count, v_root_map, v_has_waits, v_has_conditions
   from pgflow.steps as s
   where s.flow_slug = start_flow.flow_slug;
   if start_flow.input is null or (v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array')
@@ -70,8 +76,8 @@ begin
     v_status := pgflow._take_concurrency_slot('start_flow', v_flow, start_flow.concurrency_key, true);
   end if;
   v_deadline := start_flow.deadline;
-  if v_deadline is null and v_flow.opt_run_timeout is not null then
-    v_deadline := now() + make_interval(secs => v_flow.opt_run_timeout);
+  if v_deadline is null and v_run_timeout is not null then
+    v_deadline := now() + make_interval(secs => v_run_timeout);
   end if;
 
   -- MUTATE: the run and one step state per step. (The array length is computed apart:
@@ -83,7 +89,7 @@ begin
   -- started, and their tasks queued below. The full cascade (_advance_runs) runs when it
   -- can do more: conditions to evaluate, waits, an empty root map, broadcasts to send, no
   -- step.
-  v_settle := pgflow._flow_has_conditions(start_flow.flow_slug)
+  v_settle := v_has_conditions
     or v_has_waits
     or v_steps_count = 0
     or (v_root_map is not null and coalesce(v_root_tasks, 0) = 0)
