@@ -14,7 +14,7 @@ from psycopg.rows import dict_row
 
 from tests.integration.keyed_model import Key3
 from tests.integration.keyed_scenarios import KeyedScenario
-from tests.integration.model_driver import ACTOR
+from tests.integration.model_driver import ACTOR, add_step
 
 #: started_at of a task that looks stalled: far past any step timeout + 30 s
 STALLED = "1 day"
@@ -45,25 +45,11 @@ class KeyedDriver:
         )
         for s in sc.flow.steps:
             limited = sc.max_in_flight is not None and sc.max_in_flight[0] == s.slug
-            self.conn.execute(
-                "select pgflow.add_step(%s, %s, %s, max_attempts => %s, base_delay => %s,"
-                " start_delay => %s, step_type => %s, required_input_pattern => %s::jsonb,"
-                " forbidden_input_pattern => %s::jsonb, when_unmet => %s, when_exhausted => %s,"
-                " max_in_flight => %s)",
-                (
-                    self.slug,
-                    s.slug,
-                    list(s.deps),
-                    s.max_attempts,
-                    s.base_delay,
-                    s.start_delay,
-                    s.kind,
-                    None if s.required is None else json.dumps(s.required),
-                    None if s.forbidden is None else json.dumps(s.forbidden),
-                    s.when_unmet,
-                    s.when_exhausted,
-                    sc.max_in_flight[1] if limited and sc.max_in_flight else None,
-                ),
+            add_step(
+                self.conn,
+                self.slug,
+                s,
+                sc.max_in_flight[1] if limited and sc.max_in_flight else None,
             )
         self.conn.execute(
             "select pgflow.register_worker(%s, %s, 'property-test')", (self.worker_id, self.slug)

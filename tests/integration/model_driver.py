@@ -27,6 +27,32 @@ VERB_EVENTS = {
 }
 
 
+def add_step(
+    conn: psycopg.Connection[Any], flow_slug: str, s: Any, max_in_flight: int | None = None
+) -> None:
+    """``pgflow.add_step`` of step ``s`` (a flow_spec step) of flow ``flow_slug``, every option."""
+    conn.execute(
+        "select pgflow.add_step(%s, %s, %s, max_attempts => %s, base_delay => %s,"
+        " start_delay => %s, step_type => %s, required_input_pattern => %s::jsonb,"
+        " forbidden_input_pattern => %s::jsonb, when_unmet => %s, when_exhausted => %s,"
+        " max_in_flight => %s)",
+        (
+            flow_slug,
+            s.slug,
+            list(s.deps),
+            s.max_attempts,
+            s.base_delay,
+            s.start_delay,
+            s.kind,
+            None if s.required is None else json.dumps(s.required),
+            None if s.forbidden is None else json.dumps(s.forbidden),
+            s.when_unmet,
+            s.when_exhausted,
+            max_in_flight,
+        ),
+    )
+
+
 class Driver:
     """Creates a flow and drives one run of it through the SQL API."""
 
@@ -46,24 +72,7 @@ class Driver:
             (self.slug, flow.max_attempts, flow.base_delay),
         )
         for s in flow.steps:
-            self.conn.execute(
-                "select pgflow.add_step(%s, %s, %s, max_attempts => %s, base_delay => %s,"
-                " start_delay => %s, step_type => %s, required_input_pattern => %s::jsonb,"
-                " forbidden_input_pattern => %s::jsonb, when_unmet => %s, when_exhausted => %s)",
-                (
-                    self.slug,
-                    s.slug,
-                    list(s.deps),
-                    s.max_attempts,
-                    s.base_delay,
-                    s.start_delay,
-                    s.kind,
-                    None if s.required is None else json.dumps(s.required),
-                    None if s.forbidden is None else json.dumps(s.forbidden),
-                    s.when_unmet,
-                    s.when_exhausted,
-                ),
-            )
+            add_step(self.conn, self.slug, s)
             if s.wait is not None:
                 define_wait(self.conn, self.slug, s)
         self.conn.execute(

@@ -120,25 +120,19 @@ def start_flow(
         "run_id": None if run_id is None else canonical_run_id(run_id),
     }
     keyed = idempotency_key is not None or concurrency_key is not None or deadline is not None
-    if not keyed:
-        try:
-            rows = yield queries.START_FLOW, params
-        except psycopg.Error as exc:
-            error = _start_error(exc, slug, run_id, None)
-            if error is exc:
-                raise
-            raise error from exc
-        return StartedRun.from_json(rows[0][0])
-    params["idempotency_key"] = check_run_key("idempotency_key", idempotency_key)
-    params["concurrency_key"] = check_run_key("concurrency_key", concurrency_key)
-    params.update(deadline_params(deadline))
+    if keyed:
+        params["idempotency_key"] = check_run_key("idempotency_key", idempotency_key)
+        params["concurrency_key"] = check_run_key("concurrency_key", concurrency_key)
+        params.update(deadline_params(deadline))
     try:
-        rows = yield queries.START_FLOW_KEYED, params
+        rows = yield (queries.START_FLOW_KEYED if keyed else queries.START_FLOW), params
     except psycopg.Error as exc:
         error = _start_error(exc, slug, run_id, concurrency_key)
         if error is exc:
             raise
         raise error from exc
+    if not keyed:
+        return StartedRun.from_json(rows[0][0])
     new_run_id, duplicate = rows[0]
     rows = yield queries.GET_RUN, {"run_id": str(new_run_id)}
     state = rows[0][0] if rows else None
