@@ -28,7 +28,7 @@ STAMPS := .make
 PG_MAJOR := $(shell pg_config --version 2>/dev/null | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 APT_PACKAGES = postgresql-$(PG_MAJOR)-cron postgresql-$(PG_MAJOR)-pgtap \
 	libtap-parser-sourcehandler-pgtap-perl postgresql-$(PG_MAJOR)-plpgsql-check \
-	pgbouncer faketime $(if $(OWN_VENV),python3-venv)
+	pgbouncer faketime chromium systemd $(if $(OWN_VENV),python3-venv)
 
 .PHONY: help setup apt-packages venv python-packages build install-extension \
 	test test-sql test-py test-chaos lint demo bench bench-peers bench-packages bench-peer-packages clean
@@ -141,5 +141,5 @@ bench-peer-packages: venv
 	fi
 
 clean:
-	rm -rf $(STAMPS) build dist python_worker/*.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(STAMPS) build dist test-artifacts python_worker/*.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

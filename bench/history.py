@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -166,11 +167,26 @@ def _cycle(
     return start_ms, complete_ms
 
 
-def run(server: BenchServer, history_runs: int, calls: int, repeats: int) -> dict[str, Any]:
+def run(
+    server: BenchServer,
+    history_runs: int,
+    calls: int,
+    repeats: int,
+    with_history: Callable[[str], Any] | None = None,
+) -> dict[str, Any]:
     """Measure empty, fill the history, measure again.
 
+    Args:
+        server: the bench cluster.
+        history_runs: finished runs to write.
+        calls: timed calls per measurement.
+        repeats: measurements per state (empty, with history).
+        with_history: called with the filled database's DSN once the history is measured
+            (the dashboard pages are measured there); its result is returned too.
+
     Returns:
-        ``{"empty": [per-repeat dicts], "history": [...], "fill": timings}``.
+        ``{"empty": [per-repeat dicts], "history": [...], "fill": timings}``, and
+        ``"with_history"``: what ``with_history`` returned.
     """
     empty = []
     for _ in range(repeats):
@@ -179,4 +195,7 @@ def run(server: BenchServer, history_runs: int, calls: int, repeats: int) -> dic
     dsn = server.fresh_db()
     fill = fill_history(dsn, history_runs, server.superuser)
     full = [measure_calls(dsn, calls) for _ in range(repeats)]
-    return {"empty": empty, "history": full, "fill": fill}
+    outcome = {"empty": empty, "history": full, "fill": fill}
+    if with_history is not None:
+        outcome["with_history"] = with_history(dsn)
+    return outcome

@@ -27,7 +27,8 @@ class WorkerSettings:
         max_concurrency: ``--max-concurrency`` of each process.
         batch_size: ``--batch-size`` of each process.
         max_connections: ``--max-connections`` of each process.
-        log_level: ``--log-level`` in W1-W4 (INFO writes two lines per task).
+        log_level: ``--log-level`` in W1-W4 (DEBUG writes two lines per task; INFO a
+            summary line a minute).
         complete_batch_size: ``--complete-batch-size`` of each process (group commit;
             1: one report per call).
     """

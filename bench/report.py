@@ -126,7 +126,7 @@ def _ceiling_key(results: Results, processes: int | None = None) -> str:
 
 
 def evaluate_targets(results: Results) -> list[TargetResult]:
-    """Evaluate the targets of issues 6 and 11 on these results.
+    """Evaluate the targets of issues 6, 11 and 15 on these results.
 
     The headline runs with PostgreSQL's default ``synchronous_commit = on`` (issue 11); the
     throughput targets of issue 6 are kept on the ``.sc_off`` measurements, each against
@@ -150,6 +150,9 @@ def evaluate_targets(results: Results) -> list[TargetResult]:
     for call in ("start_flow", "complete_task"):
         out.append(_growth(results, call, 1.5))
     out.append(_absolute(results, "P", 5.0, "<", " s"))
+    # Issue 15: the dashboard's runs list and a flow's page over 1,000,000 finished runs.
+    for page in ("runs", "runs_flow", "runs_failed", "runs_older", "flow_24h", "flow_7d"):
+        out.append(_absolute(results, f"S1.dashboard.{page}", 250.0, "<", " ms"))
     return out
 
 

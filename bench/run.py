@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bench import ceiling, flows, history, keyed, latency, report, workloads
+from bench import ceiling, flows, keyed, latency, report, s1, workloads
 from bench.cluster import BENCH_HOME, ROOT, BenchServer
 from bench.procs import WorkerSettings
 from bench.report import Results
@@ -66,6 +66,7 @@ class Sizes:
     l1_seconds: float = 8.0
     s1_history: int = 1_000_000
     s1_calls: int = 500
+    s1_page_calls: int = 20
     p_items: int = 100_000
 
 
@@ -85,6 +86,7 @@ QUICK = Sizes(
     l1_seconds=2.0,
     s1_history=20_000,
     s1_calls=50,
+    s1_page_calls=3,
     p_items=2_000,
 )
 
@@ -279,29 +281,8 @@ class Bench:
                 echo(f"    {m.label}: {report.describe(m)}")
 
     def s1(self) -> None:
-        """S1: per-call costs, empty vs with history."""
-        s = self.sizes
-        outcome = history.run(self.server, s.s1_history, s.s1_calls, self.repeat)
-        echo(f"    history fill: {outcome['fill']}")
-        for call in ("start_flow", "complete_task"):
-            for state, runs in (("empty", 0), ("history", s.s1_history)):
-                per = outcome[state]
-                where = "empty tables" if not runs else f"{runs:,} finished runs"
-                m = Measurement(
-                    f"S1.{call}.{state}",
-                    f"S1 {call} per call, {where}",
-                    "ms",
-                    [r[call] for r in per],
-                    higher_is_better=False,
-                    details={
-                        "calls": s.s1_calls,
-                        "history_runs": runs,
-                        "p95_ms": [round(r[f"{call}_p95"], 3) for r in per],
-                        **({"fill": outcome["fill"]} if runs else {}),
-                    },
-                )
-                self.add(m)
-                echo(f"    {m.label}: {report.describe(m)}")
+        """S1: per-call costs, empty vs with history, and the dashboard's pages (bench/s1.py)."""
+        s1.record(self)
 
     def peers(self) -> None:
         """Procrastinate and DBOS W1/W2 (``make bench-peers``)."""

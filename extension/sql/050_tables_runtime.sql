@@ -91,6 +91,10 @@ create index idx_runs_concurrency_key on pgflow.runs (flow_slug, concurrency_key
 -- pgflow-py: unfinished runs with a deadline (the tick expires them).
 create index idx_runs_deadline on pgflow.runs (deadline)
   where deadline is not null and status in ('queued', 'started', 'paused');
+-- pgflow-py: the runs of a flow, newest first (the dashboard's runs list reads each flow's
+-- newest runs through it and merges them, so one index serves the list with and without a
+-- flow filter).
+create index idx_runs_flow_started_at on pgflow.runs (flow_slug, started_at, run_id);
 
 -- pgflow-py: the start order of queued runs (runs.queue_seq), drawn only for a run created
 -- queued.

@@ -33,6 +33,8 @@ begin
   using pgflow.runs as r
   where e.run_id = r.run_id and r.flow_slug = p_flow_slug;
   delete from pgflow.runs as r where r.flow_slug = p_flow_slug;
+  delete from pgflow.run_stats as rs where rs.flow_slug = p_flow_slug;
+  delete from pgflow.step_stats as sst where sst.flow_slug = p_flow_slug;
   delete from pgflow.deps as d where d.flow_slug = p_flow_slug;
   delete from pgflow.step_waits as w where w.flow_slug = p_flow_slug;
   delete from pgflow.steps as s where s.flow_slug = p_flow_slug;
@@ -43,6 +45,6 @@ $$;
 comment on function pgflow.delete_flow_and_data(text) is
 'Deletes flow p_flow_slug with everything it owns: its pgmq queue and archive (a NOTICE,
 not an error, when the queue is absent), its schedules and their pg_cron jobs, task rows and map task inputs, waits and signals
-(pgflow-py), step states, runs and their events, dependencies, step waits, steps and the
+(pgflow-py), step states, runs and their events, its run and step stats (pgflow-py), dependencies, step waits, steps and the
 flow row. Irreversible; meant for development and recompilation.
 As upstream pgflow 0.14.1.';

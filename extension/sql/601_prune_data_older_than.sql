@@ -62,6 +62,11 @@ begin
   delete from pgflow.runs as r
   where r.status in ('completed', 'failed', 'cancelled', 'expired')
     and coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) < v_cutoff;
+
+  -- Run and step stats of the 5-minute buckets that started before the cutoff.
+  delete from pgflow.run_stats as rs where rs.bucket_start < v_cutoff;
+  delete from pgflow.step_stats as ss where ss.bucket_start < v_cutoff;
+  delete from pgflow.stats_buckets as b where b.bucket_start < v_cutoff;
 end;
 $$;
 
@@ -71,5 +76,6 @@ workers whose last heartbeat is older; runs completed, failed, cancelled or expi
 the cutoff with all their step_tasks, map_task_inputs, wait_states, signals, step_states
 and run_events (and their messages still in the queue), and with them their idempotency
 keys (a later start with such a key creates a new run); archived messages (pgmq.a_<flow>)
-archived before the cutoff. Runs still queued, started or paused are never touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
+archived before the cutoff; the run and step stats (run_stats, step_stats, stats_buckets)
+of the 5-minute buckets that started before the cutoff. Runs still queued, started or paused are never touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
 this function as copy-paste documentation; pgflow-py installs it.';

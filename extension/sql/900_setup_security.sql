@@ -64,6 +64,9 @@ begin
   alter function pgflow.skip_step(uuid, text, text, text, text) security definer;
   alter function pgflow.complete_step(uuid, text, jsonb, text, text, text) security definer;
   alter function pgflow.send_signal(uuid, text, jsonb, text, text, text) security definer;
+  alter function pgflow.get_step_stats(text, timestamptz) security definer;
+  alter function pgflow.get_run_counts(text, timestamptz, int) security definer;
+  alter function pgflow.get_queue_stats() security definer;
 
   -- 3. Nothing for PUBLIC (functions are executable by PUBLIC by default).
   revoke all on schema pgflow from public;
@@ -145,7 +148,9 @@ begin
       pgflow.get_run_events(uuid),
       pgflow.send_signal(uuid, text, jsonb, text, text, text),
       pgflow.get_step_signal(uuid, text),
-      pgflow.get_run_waits(uuid)
+      pgflow.get_run_waits(uuid),
+      pgflow.get_step_stats(text, timestamptz),
+      pgflow.get_run_counts(text, timestamptz, int)
       to pgflow_client;
     v_granted := v_granted || 'pgflow_client'::text;
   end if;
@@ -173,6 +178,9 @@ begin
       pgflow.get_step_signal(uuid, text),
       pgflow.get_run_waits(uuid),
       pgflow.get_run_slot(uuid),
+      pgflow.get_step_stats(text, timestamptz),
+      pgflow.get_run_counts(text, timestamptz, int),
+      pgflow.get_queue_stats(),
       pgflow.tick(int)
       to pgflow_operator;
     v_granted := v_granted || 'pgflow_operator'::text;
@@ -203,11 +211,13 @@ complete_tasks, fail_task, fail_tasks, worker_heartbeat,
 recover_stalled_tasks, requeue_stalled_tasks, deprecate_worker, mark_worker_stopped,
 cancelled_tasks, get_run_events, get_step_signal, get_run_waits and tick. pgflow_client:
 the same USAGE and SELECT, EXECUTE on version, start_flow, start_flow_with_states,
-get_run_with_states, get_run_slot, get_run_events, send_signal, get_step_signal and get_run_waits (not
-the run-control verbs). pgflow_operator: the same USAGE and SELECT plus workers, EXECUTE on
+get_run_with_states, get_run_slot, get_run_events, send_signal, get_step_signal, get_run_waits,
+get_step_stats and get_run_counts (not the run-control verbs). pgflow_operator: the same USAGE and SELECT plus workers, EXECUTE on
 version, get_run_with_states, get_run_slot, get_run_events and the run-control verbs cancel_run,
 pause_run, resume_run, retry_run, rerun_flow, skip_step and complete_step, and
-send_signal, get_step_signal, get_run_waits and tick. pgflow_upstream_worker: what an upstream
+send_signal, get_step_signal, get_run_waits, get_step_stats, get_run_counts, get_queue_stats
+and tick.
+pgflow_upstream_worker: what an upstream
 pgflow worker needs (_grant_upstream_worker). Returns the roles that got their grants.
 Run by the install and upgrade scripts; run it again (as the schema owner) after creating
 a missing role. Executable by the owner only. pgflow-py extension.';

@@ -123,3 +123,8 @@ create index idx_runs_deadline on pgflow.runs (deadline)
 create index idx_steps_max_in_flight on pgflow.steps (flow_slug, step_slug)
   where opt_max_in_flight is not null;
 -- include: sql/058_tables_throttled_messages.sql
+
+-- New (#15): the runs of a flow, newest first (the dashboard's runs list), and the run and
+-- step stats of the flow pages.
+create index idx_runs_flow_started_at on pgflow.runs (flow_slug, started_at, run_id);
+-- include: sql/059_tables_stats.sql

@@ -4,17 +4,19 @@ select plan(5);
 -- TEST: pgflow_client starts runs and reads their state (README "Security")
 select ok(has_schema_privilege('pgflow_client', 'pgflow', 'usage'), 'pgflow_client has USAGE on schema pgflow');
 select is(pgflow_tests.executable_by('pgflow_client'), array[
+    'get_run_counts(text,timestamp with time zone,integer)',
     'get_run_events(uuid)',
     'get_run_slot(uuid)',
     'get_run_waits(uuid)',
     'get_run_with_states(uuid)',
     'get_step_signal(uuid,text)',
+    'get_step_stats(text,timestamp with time zone)',
     'send_signal(uuid,text,jsonb,text,text,text)',
     'start_flow(text,jsonb,uuid,text,text,timestamp with time zone)',
     'start_flow_with_states(text,jsonb,uuid)',
     'version()'
   ],
-  'pgflow_client may execute exactly start_flow, start_flow_with_states, get_run_with_states, get_run_slot, get_run_events, send_signal, get_step_signal, get_run_waits, version (no run-control verb)');
+  'pgflow_client may execute exactly start_flow, start_flow_with_states, get_run_with_states, get_run_slot, get_run_events, send_signal, get_step_signal, get_run_waits, get_step_stats, get_run_counts, version (no run-control verb)');
 select is(pgflow_tests.relations_with('pgflow_client', 'select'),
   array['deps', 'flows', 'installed_versions', 'permanently_stalled_tasks', 'run_events', 'runs',
         'signals', 'step_states', 'step_tasks', 'step_waits', 'steps', 'wait_states'],

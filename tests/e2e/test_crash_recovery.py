@@ -60,7 +60,9 @@ def _prune_worker_rows(conn, queue_name):
 
 
 def test_sigkill_with_50_tasks_in_flight_loses_nothing(pgflow_conn, start_worker):
-    doomed = start_worker(CRASH, "--max-concurrency", "50", "--batch-size", "50", env=HOLD)
+    doomed = start_worker(
+        CRASH, "--log-level", "DEBUG", "--max-concurrency", "50", "--batch-size", "50", env=HOLD
+    )
     doomed.wait_running()
     runs = [start_flow(pgflow_conn, "crash", list(range(ELEMENTS))) for _ in range(RUNS)]
     in_flight = RUNS * (1 + ELEMENTS)
@@ -79,7 +81,7 @@ def test_sigkill_with_50_tasks_in_flight_loses_nothing(pgflow_conn, start_worker
     assert statuses == [("started", 1, in_flight)]
     dead_id = _prune_worker_rows(pgflow_conn, "crash")
 
-    rescuer = start_worker(CRASH, "--tick-interval", "1")
+    rescuer = start_worker(CRASH, "--log-level", "DEBUG", "--tick-interval", "1")
     rescuer.wait_running()
     for run_id in runs:
         run = wait_run(pgflow_conn, run_id, timeout=RECOVERY_TIMEOUT)
@@ -135,7 +137,7 @@ def test_sigkill_between_side_effect_and_complete_runs_the_task_again(
 ):
     effects = tmp_path / "effects.txt"
     env = {"E2E_SIDE_EFFECT_FILE": str(effects)}
-    doomed = start_worker(SIDE_EFFECT, env={**env, **HOLD})
+    doomed = start_worker(SIDE_EFFECT, "--log-level", "DEBUG", env={**env, **HOLD})
     doomed.wait_running()
     run_id = start_flow(pgflow_conn, "side_effect", {})
     wait_for(lambda: effects.exists() and effects.read_text().endswith("\n"), what="side effect")
@@ -144,7 +146,7 @@ def test_sigkill_between_side_effect_and_complete_runs_the_task_again(
     assert (task["status"], task["attempts_count"]) == ("started", 1)
     _prune_worker_rows(pgflow_conn, "side_effect")
 
-    rescuer = start_worker(SIDE_EFFECT, "--tick-interval", "1", env=env)
+    rescuer = start_worker(SIDE_EFFECT, "--log-level", "DEBUG", "--tick-interval", "1", env=env)
     rescuer.wait_running()
     run = wait_run(pgflow_conn, run_id, timeout=RECOVERY_TIMEOUT)
     assert run["status"] == "completed"

@@ -28,7 +28,8 @@ def test_chain_passes_outputs_and_lazy_flow_input(pgflow_conn, start_worker):
 
 
 def test_every_task_log_line_is_json_with_task_fields(pgflow_conn, start_worker):
-    worker = start_worker("basic:chain")
+    # Per-task lines are DEBUG (INFO carries the lifecycle, failures and a summary).
+    worker = start_worker("basic:chain", "--log-level", "DEBUG")
     worker.wait_running()
     run_id = start_flow(pgflow_conn, "chain", {"n": 1})
     wait_run(pgflow_conn, run_id)

@@ -116,6 +116,10 @@ def assert_carries_the_generated_files(wheel: Path) -> None:
             expected
         )
         assert not extra, f"{wheel.name} has files the build does not make: {extra}"
+        # The dashboard's templates and stylesheet are package data, not Python modules.
+        for page in ("base.html", "runs.html", "run.html", "flow.html", "workers.html"):
+            assert f"pgflow/dashboard/templates/{page}" in names, f"{wheel.name} lacks {page}"
+        assert "pgflow/dashboard/static/dashboard.css" in names, f"{wheel.name} lacks the CSS"
 
 
 @pytest.mark.slow

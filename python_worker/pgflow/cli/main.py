@@ -6,7 +6,9 @@ follow runs (here; keys, slots and deadlines are worded by :mod:`pgflow.cli.run_
 (:mod:`pgflow.cli.control`); ``pgflow signal`` sends a signal to a run
 (:mod:`pgflow.cli.signal`); ``pgflow dev up|down|status|dsn|psql|destroy`` manage the
 embedded dev cluster (:mod:`pgflow.cli.dev`); ``check-schema``, ``migrate`` and
-``schedules`` administer the schema (:mod:`pgflow.cli.admin`). Every command that needs a
+``schedules`` administer the schema (:mod:`pgflow.cli.admin`); ``pgflow workers`` and
+``pgflow flows`` show workers and flow stats (:mod:`pgflow.cli.observe`); ``pgflow
+dashboard`` serves the web dashboard (:mod:`pgflow.cli.dashboard`). Every command that needs a
 database takes ``--dsn``, else uses ``PGFLOW_DATABASE_URL``, ``DATABASE_URL``, then the dev
 cluster, started on demand (:func:`pgflow.cli.util.command_dsn`). Data goes to stdout,
 notes and progress to stderr.
@@ -24,7 +26,7 @@ import click
 import psycopg
 
 from pgflow._version import __version__
-from pgflow.cli import admin, control, dev, formatting, run_limits, signal
+from pgflow.cli import admin, control, dashboard, dev, formatting, observe, run_limits, signal
 from pgflow.cli.durations import deadline_callback
 from pgflow.cli.util import (
     click_dsn,
@@ -319,6 +321,9 @@ main.add_command(admin.migrate_command)
 main.add_command(admin.schedules_command)
 main.add_command(admin.schedule_group)
 main.add_command(signal.signal_command)
+main.add_command(observe.workers_command)
+main.add_command(observe.flows_command)
+main.add_command(dashboard.dashboard_command)
 for _command in control.COMMANDS:
     main.add_command(_command)
 

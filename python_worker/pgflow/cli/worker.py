@@ -24,7 +24,11 @@ import click
 from pgflow.cli.util import command_dsn
 from pgflow.dsl import Flow
 from pgflow.errors import FlowDefinitionError, PgflowError
-from pgflow.worker.config import MIN_TICK_INTERVAL_SECONDS, WorkerConfig
+from pgflow.worker.config import (
+    MIN_POOL_MAX_IDLE_SECONDS,
+    MIN_TICK_INTERVAL_SECONDS,
+    WorkerConfig,
+)
 from pgflow.worker.log import LOG_FORMATS, LogFormat, configure_logging
 from pgflow.worker.runner import Worker
 
@@ -104,7 +108,16 @@ def load_flow(reference: str) -> Flow:
     type=click.IntRange(min=1),
     default=4,
     show_default=True,
-    help="Connection pool size (plus one LISTEN connection).",
+    help="Most pooled connections (plus one LISTEN connection unless --no-listen); the pool"
+    " keeps 1 and opens more only while statements wait.",
+)
+@click.option(
+    "--pool-max-idle",
+    type=click.FloatRange(min=MIN_POOL_MAX_IDLE_SECONDS),
+    default=60.0,
+    show_default=True,
+    help="Seconds after which an idle pooled connection beyond the first is closed (one per"
+    " such period), so a pool grown by a burst gives its connections back.",
 )
 @click.option(
     "--poll-interval",
@@ -180,7 +193,33 @@ def load_flow(reference: str) -> Flow:
     show_default=True,
     help="json: one JSON object per line.",
 )
-@click.option("--log-level", default="INFO", show_default=True, help="Root log level.")
+@click.option(
+    "--log-level",
+    default="INFO",
+    show_default=True,
+    help="Root log level (DEBUG adds a line per task start and completion).",
+)
+@click.option(
+    "--log-summary-interval",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    help="Seconds between INFO summary lines (tasks completed, failed, retried, requeued,"
+    " in flight; 0: none).",
+)
+@click.option(
+    "--metrics-port",
+    type=click.IntRange(min=0, max=65535),
+    default=None,
+    help="Serve Prometheus metrics on this TCP port (path /metrics; 0: any free port,"
+    " logged). Not served unless given.",
+)
+@click.option(
+    "--metrics-host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address the metrics endpoint listens on (0.0.0.0: every interface).",
+)
 @click.option(
     "--app-dir",
     default=".",
@@ -194,6 +233,7 @@ def main(
     batch_size: int,
     complete_batch_size: int,
     max_connections: int,
+    pool_max_idle: float,
     poll_interval: float,
     shutdown_grace: float,
     heartbeat_interval: float,
@@ -206,6 +246,9 @@ def main(
     allow_data_loss: bool,
     log_format: LogFormat,
     log_level: str,
+    log_summary_interval: float,
+    metrics_port: int | None,
+    metrics_host: str,
     app_dir: str,
 ) -> None:
     """Run a pgflow worker for the given flows (MODULE:FLOW, e.g. myapp.flows:analyze)."""
@@ -226,6 +269,7 @@ def main(
             batch_size=batch_size,
             complete_batch_size=complete_batch_size,
             max_connections=max_connections,
+            pool_max_idle_seconds=pool_max_idle,
             poll_interval_seconds=poll_interval,
             shutdown_grace_seconds=shutdown_grace,
             heartbeat_interval_seconds=heartbeat_interval,
@@ -233,6 +277,9 @@ def main(
             listen=listen,
             prepared_statements=prepared_statements,
             allow_data_loss=allow_data_loss,
+            log_summary_interval_seconds=log_summary_interval,
+            metrics_port=metrics_port,
+            metrics_host=metrics_host,
         )
         worker = Worker(loaded, config)
     except (PgflowError, ValueError) as exc:

@@ -15,6 +15,9 @@ Every state transition stays in SQL: the worker only calls ``pgflow.*`` function
 - ``tick``: the periodic ``pgflow.tick()`` call (fires waits, requeues stalled tasks);
 - ``step_signal``: the signal a waiting step took, for ``ctx.signal``;
 - ``watchdog``: a thread that names the handler blocking the event loop;
+- ``pool``: the connection pool (idle connections given back, outages logged once, with
+  ``outage``); ``metrics``: the Prometheus metrics (``--metrics-port``); ``summary``: the
+  periodic summary log line;
 - ``queries``: every SQL statement sent; ``config``: settings; ``log``: structured logs.
 
 The ``pgflow-worker`` command is :mod:`pgflow.cli.worker`; the worker's exceptions

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -9,6 +11,14 @@ from typing import Final
 #: takes a lock and scans the due waits, so calling it hundreds of times a second only
 #: loads the database.
 MIN_TICK_INTERVAL_SECONDS: Final = 0.1
+
+#: The shortest pool idle time accepted, in seconds: the pool looks for an idle connection
+#: to close once per idle time, so a shorter one only keeps its timer busy.
+MIN_POOL_MAX_IDLE_SECONDS: Final = 1.0
+
+#: Jitter of the reconnection backoff (a fraction, 0.2 = +/-20 %), so workers that lost the
+#: database together do not all come back at the same instant.
+RECONNECT_JITTER: Final = 0.2
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -28,7 +38,12 @@ class WorkerConfig:
             ``pgflow.fail_tasks``) call (group commit: reports that arrive while a call is on
             its way go together in the next one, without waiting for a timer). 1 = one
             report per call, one transaction per task as upstream workers do.
-        max_connections: size of the connection pool (the LISTEN connection comes on top).
+        max_connections: most connections of the pool (the LISTEN connection comes on top);
+            the pool keeps 1 open and opens more only while statements wait for one.
+        pool_max_idle_seconds: a pool connection beyond the first is closed once the pool
+            has had an idle connection during this many seconds (one connection per such
+            period: a pool grown to 4 is back to 1 after 3 periods without bursts).
+            At least :data:`MIN_POOL_MAX_IDLE_SECONDS`.
         poll_interval_seconds: fallback poll period per flow when no NOTIFY arrives; also
             the bound on start latency while the LISTEN connection is down, and for
             delayed messages (retries, start_delay), which NOTIFY never announces.
@@ -60,6 +75,12 @@ class WorkerConfig:
             one server connection is missing, or another one, on the next.
         loop_block_warning_seconds: warn when the event loop is blocked this long (an
             ``async def`` handler calling blocking code); 0 = no watchdog.
+        metrics_port: TCP port of the Prometheus metrics endpoint (``/metrics``); None =
+            not served (0: any free port, logged).
+        metrics_host: address the metrics endpoint listens on (``127.0.0.1``: this
+            machine only; ``0.0.0.0`` to let a Prometheus server elsewhere scrape it).
+        log_summary_interval_seconds: period of the INFO summary line (tasks completed,
+            failed, retried, requeued, in flight); 0 = never.
     """
 
     dsn: str
@@ -68,6 +89,7 @@ class WorkerConfig:
     batch_size: int = 10
     complete_batch_size: int = 100
     max_connections: int = 4
+    pool_max_idle_seconds: float = 60.0
     poll_interval_seconds: float = 1.0
     visibility_timeout_seconds: int = 5
     heartbeat_interval_seconds: float = 5.0
@@ -79,13 +101,18 @@ class WorkerConfig:
     reconnect_max_seconds: float = 15.0
     prepared_statements: bool = False
     loop_block_warning_seconds: float = 1.0
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    log_summary_interval_seconds: float = 60.0
 
     def __post_init__(self) -> None:
         """Reject settings that cannot work.
 
         Raises:
             ValueError: a count or period that must be positive is not, a delay is
-                negative, or ``tick_interval_seconds`` is between 0 and 0.1 (exclusive).
+                negative, ``tick_interval_seconds`` is between 0 and 0.1 (exclusive),
+                ``pool_max_idle_seconds`` is below 1, or ``metrics_port`` is not a TCP port
+                number.
         """
         positive = {
             "max_concurrency": self.max_concurrency,
@@ -105,9 +132,17 @@ class WorkerConfig:
             "shutdown_grace_seconds": self.shutdown_grace_seconds,
             "notify_throttle_ms": self.notify_throttle_ms,
             "loop_block_warning_seconds": self.loop_block_warning_seconds,
+            "log_summary_interval_seconds": self.log_summary_interval_seconds,
         }.items():
             if value < 0:
                 raise ValueError(f"{name} must not be negative, got {value}")
+        if self.metrics_port is not None and not 0 <= self.metrics_port <= 65535:
+            raise ValueError(f"metrics_port must be between 0 and 65535, got {self.metrics_port}")
+        if self.pool_max_idle_seconds < MIN_POOL_MAX_IDLE_SECONDS:
+            raise ValueError(
+                f"pool_max_idle_seconds must be at least {MIN_POOL_MAX_IDLE_SECONDS}, "
+                f"got {self.pool_max_idle_seconds}"
+            )
         if 0 < self.tick_interval_seconds < MIN_TICK_INTERVAL_SECONDS:
             raise ValueError(
                 f"tick_interval_seconds must be 0 (never) or at least "
@@ -116,17 +151,37 @@ class WorkerConfig:
 
 
 class Backoff:
-    """Exponential backoff delays: 0.5 s, 1 s, 2 s, ... capped; reset after a success."""
+    """Exponential backoff delays: 0.5 s, 1 s, 2 s, ... capped; reset after a success.
 
-    def __init__(self, cap_seconds: float, first_seconds: float = 0.5) -> None:
+    Args:
+        cap_seconds: the longest delay, in seconds.
+        first_seconds: the first delay, in seconds.
+        jitter: a fraction: each delay is drawn from +/- this share around its step
+            (0.2: 0.4 to 0.6 s for the first one), never above ``cap_seconds``; 0 (the
+            default) gives the exact steps.
+        rng: source of uniform numbers in [0, 1) for the jitter (``random.random``).
+    """
+
+    def __init__(
+        self,
+        cap_seconds: float,
+        first_seconds: float = 0.5,
+        *,
+        jitter: float = 0.0,
+        rng: Callable[[], float] = random.random,
+    ) -> None:
         self._cap = cap_seconds
         self._first = first_seconds
         self._next = first_seconds
+        self._jitter = jitter
+        self._rng = rng
 
     def next_delay(self) -> float:
-        """Return the delay to wait now and double the following one (up to the cap)."""
+        """Return the delay to wait now (seconds) and double the following one (up to the cap)."""
         delay = min(self._next, self._cap)
         self._next = min(self._next * 2, self._cap)
+        if self._jitter:
+            delay = min(delay * (1 - self._jitter + 2 * self._jitter * self._rng()), self._cap)
         return delay
 
     def reset(self) -> None:

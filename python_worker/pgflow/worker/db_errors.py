@@ -16,6 +16,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from pgflow.worker.config import Backoff
 from pgflow.worker.log import fields
+from pgflow.worker.outage import is_connection_error
 
 logger = logging.getLogger("pgflow.worker")
 
@@ -62,7 +63,8 @@ async def send_report(
             raise
         except RETRYABLE_DB_ERRORS as exc:
             delay = backoff.next_delay()
-            logger.warning(
+            logger.log(  # a lost or missing connection: the pool logs the outage once
+                logging.DEBUG if is_connection_error(exc) else logging.WARNING,
                 "database unreachable while reporting; retrying",
                 extra=fields(**describe(), error=error_text(exc), retry_in_s=delay),
             )

@@ -6,6 +6,9 @@ for an output, ``pgflow.fail_tasks`` for a failure, each report naming the attem
 (a late report of an older attempt is ignored in SQL). Every report comes back with SQL's
 verdict (:class:`~pgflow.worker.reports.ReportResult`), logged here; an output SQL refuses
 (over ``pgflow.max_payload_bytes``, or a jsonb the server rejects) fails the task instead.
+Each outcome is counted in the worker's :class:`~pgflow.worker.metrics.WorkerMetrics` as
+SQL answered it. Logs: a task's start and completion at DEBUG; a failed attempt once, with
+the handler's traceback, at WARNING when SQL retries it and at ERROR when it was the last.
 
 Handlers never take the worker down: any exception (or a timeout, or an output that is not
 JSON) becomes a failure report with the text ``"<ExceptionType>: <message>"``; the SQL then
@@ -48,6 +51,7 @@ from pgflow.worker.cancellation import CANCELLED_REASONS
 from pgflow.worker.claimed_task import ClaimedTask
 from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import MAX_FIELD_CHARS, bounded, fields
+from pgflow.worker.metrics import StepMetrics, WorkerMetrics
 from pgflow.worker.reports import ReportBatcher, ReportResult, TaskReport
 from pgflow.worker.step_signal import waits_for_signal
 from pgflow.worker.suspension import SuspensionClock, active_timeout
@@ -138,6 +142,8 @@ class Executor:
         step_signals: returns the signal a step of a run took (``run_id, step_slug``),
             for ``ctx.signal``; asked only for steps that wait for a signal before their
             handler runs (None: never asked, ``ctx.signal`` stays None).
+        metrics: where each task's start, outcome (as SQL answered its report) and
+            handler time are counted (None: metrics of its own, read by nobody).
     """
 
     def __init__(
@@ -151,8 +157,10 @@ class Executor:
         on_reported: Callable[[ClaimedTask, bool], None] | None = None,
         on_handler_done: Callable[[ClaimedTask], None] | None = None,
         step_signals: Callable[[str, str], Awaitable[Signal | None]] | None = None,
+        metrics: WorkerMetrics | None = None,
     ) -> None:
         self._step_signals = step_signals
+        self._metrics = metrics if metrics is not None else WorkerMetrics()
         self._completions = completions
         self._failures = failures
         self._clock = clock
@@ -226,17 +234,19 @@ class Executor:
         current = asyncio.current_task()
         if current is not None:
             self.running[current] = task
+        counted = self._metrics.task_started(task.flow.slug, task.step_slug)
         try:
-            await self._run(task)
+            await self._run(task, counted)
         finally:
+            self._metrics.task_ended(counted)
             if current is not None:
                 self.running.pop(current, None)
 
-    async def _run(self, task: ClaimedTask) -> None:
+    async def _run(self, task: ClaimedTask, counted: StepMetrics) -> None:
         clock = self._clock
         started = clock.active_time()
-        if logger.isEnabledFor(logging.INFO):
-            logger.info("task started", extra=fields(**task.log_fields()))
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug("task started", extra=fields(**task.log_fields()))
         payload: str | None = None
         error: str | None = None
         failure: BaseException | None = None  # the handler's exception, for its traceback
@@ -287,14 +297,14 @@ class Executor:
                 failure = exc
                 permanent = isinstance(exc, PermanentError)
         task.cancellation.handler = None
-        duration_ms = round((clock.active_time() - started) * 1000, 1)
+        seconds = clock.active_time() - started
         if self._on_handler_done is not None:
             self._on_handler_done(task)
         if payload is not None:
-            completed = await self._complete(task, payload, duration_ms)
+            completed = await self._complete(task, payload, seconds, counted)
         else:
             completed = False
-            await self._fail(task, error or "Error", duration_ms, failure, permanent)
+            await self._fail(task, error or "Error", seconds, counted, failure, permanent)
         if self._on_reported is not None:
             self._on_reported(task, completed)
 
@@ -310,36 +320,50 @@ class Executor:
             task.run_id, task.step_slug, task.task_index, task.attempt, payload, permanent
         )
 
-    async def _complete(self, task: ClaimedTask, payload: str, duration_ms: float) -> bool:
-        """Report an output; return whether this report completed the task."""
+    async def _complete(
+        self, task: ClaimedTask, payload: str, seconds: float, counted: StepMetrics
+    ) -> bool:
+        """Report an output; return whether this report completed the task.
+
+        ``seconds`` is the handler time (counted with the outcome SQL answers).
+        """
         try:
             result = await self._completions.report(self._report_of(task, payload))
         except psycopg.Error as exc:  # e.g. jsonb refuses \u0000: fail the task instead
-            await self._fail(task, error_text(exc), duration_ms)
+            await self._fail(task, error_text(exc), seconds, counted)
             return False
         if result.outcome == "refused":  # over pgflow.max_payload_bytes: nothing was stored
-            await self._fail(task, f"ProgramLimitExceeded: {result.detail}", duration_ms)
+            await self._fail(task, f"ProgramLimitExceeded: {result.detail}", seconds, counted)
             return False
         if result.outcome == "completed":
-            if logger.isEnabledFor(logging.INFO):
-                logger.info(
+            self._metrics.task_completed(counted, seconds)
+            if logger.isEnabledFor(logging.DEBUG):
+                logger.debug(
                     "task completed",
                     extra=fields(
-                        **task.log_fields(), duration_ms=duration_ms, task_status=result.status
+                        **task.log_fields(),
+                        duration_ms=round(seconds * 1000, 1),
+                        task_status=result.status,
                     ),
                 )
             return True
-        self._log_not_applied(task, result, duration_ms)
+        self._log_not_applied(task, result, seconds, counted)
         return False
 
     async def _fail(
         self,
         task: ClaimedTask,
         message: str,
-        duration_ms: float,
+        seconds: float,
+        counted: StepMetrics,
         failure: BaseException | None = None,
         permanent: bool = False,
     ) -> None:
+        """Report a failure; log it once, with the handler's traceback.
+
+        WARNING when SQL retries the task (outcome ``retried``), ERROR when the attempt
+        was its last (outcome ``failed``: attempts used up, or a permanent failure).
+        """
         # PostgreSQL text cannot hold NUL: a message with one would be refused at every
         # attempt and the task left to the stalled-task requeue, again and again.
         message = message.replace("\x00", "\\x00")
@@ -352,20 +376,23 @@ class Executor:
             )
             return
         if result.outcome == "ignored":
-            self._log_not_applied(task, result, duration_ms, error=bounded(message))
+            self._log_not_applied(task, result, seconds, counted, error=bounded(message))
             return
+        retried = result.outcome == "retried"
+        self._metrics.task_failed(counted, seconds, retried=retried)
         # The handler's traceback goes in the log (field "exc" in JSON); when its message is
         # huge, a bounded copy of the formatted traceback goes in field "traceback" instead.
         extra: dict[str, Any] = {}
         if failure is not None and len(message) > MAX_FIELD_CHARS:
             extra["traceback"] = bounded("".join(traceback.format_exception(failure)))
             failure = None
-        logger.warning(
+        logger.log(
+            logging.WARNING if retried else logging.ERROR,
             "task failed",
             exc_info=failure,
             extra=fields(
                 **task.log_fields(),
-                duration_ms=duration_ms,
+                duration_ms=round(seconds * 1000, 1),
                 error=bounded(message),
                 task_status=result.status,
                 outcome=result.outcome,
@@ -376,15 +403,28 @@ class Executor:
         )
 
     def _log_not_applied(
-        self, task: ClaimedTask, result: ReportResult, duration_ms: float, **extra: Any
+        self,
+        task: ClaimedTask,
+        result: ReportResult,
+        seconds: float,
+        counted: StepMetrics,
+        **extra: Any,
     ) -> None:
-        """Log a report SQL did not apply as sent (late, fenced, cancelled, or failed)."""
+        """Count and log a report SQL did not apply as sent (late, fenced, cancelled, failed).
+
+        An output SQL rejected (outcome ``failed``) is a failed attempt, logged at ERROR;
+        an ignored report is counted as such.
+        """
+        if result.outcome == "failed":
+            self._metrics.task_failed(counted, seconds, retried=False)
+        else:
+            self._metrics.task_ignored(counted)
         if result.outcome == "ignored" and (result.reason or "") in CANCELLED_REASONS:
             task.cancellation.discarded(task, result.reason or "")  # logged once per task
             return
         values = fields(
             **task.log_fields(),
-            duration_ms=duration_ms,
+            duration_ms=round(seconds * 1000, 1),
             task_status=result.status,
             outcome=result.outcome,
             reason=result.reason,
@@ -394,6 +434,6 @@ class Executor:
         if result.reason == "stale_attempt":
             logger.warning("report ignored: a newer attempt of this task holds it", extra=values)
         elif result.outcome == "failed":
-            logger.warning("task failed: its output was rejected", extra=values)
+            logger.error("task failed: its output was rejected", extra=values)
         else:
             logger.info("report ignored: the task no longer waits for it", extra=values)

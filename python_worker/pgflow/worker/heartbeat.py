@@ -1,6 +1,7 @@
 """The worker's heartbeat: ``pgflow.worker_heartbeat`` for each worker row every few seconds.
 
-It runs on the worker's pool, tolerates database loss (logged, retried at the next tick)
+It runs on the worker's pool, tolerates database loss (retried at the next tick; logged at
+DEBUG when the connection is missing or lost, which the pool logs once per outage)
 and never decides anything from the worker's clock: the heartbeat time is the database's.
 After each round it runs the worker's own check (``on_beat``: which running tasks were
 cancelled, :mod:`pgflow.worker.cancellation`), so handlers learn of a cancellation within
@@ -23,6 +24,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import fields
 from pgflow.worker.modes import PGFLOW_PY, SqlMode
+from pgflow.worker.outage import is_connection_error
 
 logger = logging.getLogger("pgflow.worker")
 
@@ -70,7 +72,11 @@ class Heartbeat:
             try:
                 await self.beat()
             except (psycopg.Error, PoolTimeout) as exc:
-                logger.warning("heartbeat failed", extra=fields(error=error_text(exc)))
+                logger.log(  # a lost or missing connection: the pool logs the outage once
+                    logging.DEBUG if is_connection_error(exc) else logging.WARNING,
+                    "heartbeat failed",
+                    extra=fields(error=error_text(exc)),
+                )
             except Exception as exc:  # a timer never dies: log and beat again next time
                 logger.error(
                     "heartbeat failed unexpectedly",

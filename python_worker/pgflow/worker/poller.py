@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any, LiteralString
@@ -28,9 +29,10 @@ from psycopg_pool import AsyncConnectionPool
 from pgflow.dsl import Flow
 from pgflow.worker import queries
 from pgflow.worker.claimed_task import ClaimedTask
-from pgflow.worker.config import Backoff, WorkerConfig
+from pgflow.worker.config import RECONNECT_JITTER, Backoff, WorkerConfig
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
 from pgflow.worker.log import fields
+from pgflow.worker.outage import is_connection_error
 
 logger = logging.getLogger("pgflow.worker")
 
@@ -108,6 +110,8 @@ class FlowPoller:
         stop: set when reading must end (shutdown or deprecation).
         statement: the read-and-claim statement of the worker's SQL mode (the columns of
             ``queries.READ_AND_START_TASKS``).
+        observe_poll: called with the seconds of each read that succeeded, pool checkout
+            included (the worker's poll latency histogram).
     """
 
     def __init__(
@@ -121,8 +125,10 @@ class FlowPoller:
         spawn: Callable[[ClaimedTask], None],
         stop: asyncio.Event,
         statement: LiteralString = queries.READ_AND_START_TASKS,
+        observe_poll: Callable[[float], None] | None = None,
     ) -> None:
         self.flow = flow
+        self._observe_poll = observe_poll
         self.worker_id = worker_id
         self._pool = pool
         self._slots = slots
@@ -142,8 +148,11 @@ class FlowPoller:
         self._wake.set()
 
     async def run(self) -> None:
-        """Read and claim until ``stop`` is set. Database errors are retried with backoff."""
-        backoff = Backoff(self._config.reconnect_max_seconds)
+        """Read and claim until ``stop`` is set. Database errors are retried with backoff.
+
+        A lost or missing connection is logged at DEBUG: the pool logs the outage once.
+        """
+        backoff = Backoff(self._config.reconnect_max_seconds, jitter=RECONNECT_JITTER)
         recheck = False
         log = {"flow_slug": self.flow.slug, "worker_id": str(self.worker_id)}
         while not self._stop.is_set():
@@ -157,7 +166,8 @@ class FlowPoller:
             except RETRYABLE_DB_ERRORS as exc:
                 self._slots.release(qty)
                 delay = backoff.next_delay()
-                logger.warning(
+                logger.log(
+                    logging.DEBUG if is_connection_error(exc) else logging.WARNING,
                     "database unreachable while polling; retrying",
                     extra=fields(**log, error=error_text(exc), retry_in_s=delay),
                 )
@@ -219,6 +229,7 @@ class FlowPoller:
             The claimed tasks, and how many messages were read.
         """
         self.polls += 1
+        began = time.perf_counter()
         async with self._pool.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
             await cur.execute(
@@ -232,6 +243,8 @@ class FlowPoller:
                 },
             )
             rows = await cur.fetchall()
+        if self._observe_poll is not None:
+            self._observe_poll(time.perf_counter() - began)
         claimed = []
         worker_id = str(self.worker_id)
         for row in rows:

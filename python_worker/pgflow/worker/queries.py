@@ -167,6 +167,24 @@ CANCELLED_TASKS: Final[LiteralString] = (
     "step_slugs => %(step_slugs)s::text[], task_indexes => %(task_indexes)s::int[])"
 )
 
+#: The tasks of the latest requeue of stalled tasks (one ``requeue_stalled_tasks`` call
+#: stamps its ``task:requeued`` events with its transaction's time; calls are serialised by
+#: a lock): how many, and up to 20 of them. Asked right after a tick that requeued tasks,
+#: so its answer is that tick's requeue unless another call requeued tasks in between (the
+#: ticker then sees a count that differs and logs the count alone). The events' BRIN index
+#: on ``created_at`` bounds the scan to the last 10 minutes' blocks.
+LATEST_REQUEUED_TASKS: Final[LiteralString] = (
+    "with latest as (select max(l.created_at) as at from pgflow.run_events as l "
+    "where l.event = 'task:requeued' and l.created_at > now() - interval '10 minutes') "
+    "select count(*) as requeued, (array_agg(jsonb_build_object('flow_slug', r.flow_slug, "
+    "'run_id', e.run_id, 'step_slug', e.step_slug, 'task_index', e.task_index, "
+    "'requeued_count', e.details -> 'requeued_count') "
+    "order by e.id))[1:20] as tasks "
+    "from latest join pgflow.run_events as e "
+    "on e.created_at = latest.at and e.event = 'task:requeued' "
+    "join pgflow.runs as r on r.run_id = e.run_id"
+)
+
 #: Fire the waits past their deadline in at most ``max_runs`` runs, expire runs past their
 #: deadline, start queued runs a missed release left, requeue stalled tasks, release held
 #: messages: one row (ran, fired_waits, requeued_tasks, expired_runs, started_queued_runs,

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, LiteralString
 
@@ -107,6 +109,9 @@ class ReportBatcher:
             ``permanents``, scalar ``permanent``): ``queries.FAIL_TASKS`` and
             ``queries.FAIL_TASKS_ONE_REPORT``. False for completions and for upstream mode,
             whose statements have no such argument.
+        observe: called after each call that went through with ``(seconds, reports)``:
+            its time to the commit (pool checkout and reconnection included) and how many
+            reports it carried (the worker's report latency and group commit histograms).
     """
 
     def __init__(
@@ -119,6 +124,7 @@ class ReportBatcher:
         max_batch: int,
         reconnect_max_seconds: float,
         permanent: bool = False,
+        observe: Callable[[float, int], None] | None = None,
     ) -> None:
         if max_batch < 1:
             raise ValueError("max_batch must be positive")
@@ -129,6 +135,7 @@ class ReportBatcher:
         self._max_batch = max_batch
         self._reconnect_max_seconds = reconnect_max_seconds
         self._permanent = permanent
+        self._observe = observe
         self._queue: deque[_Pending] = deque()
         #: The sender task, while one runs. Set and cleared in the coroutine itself (not in
         #: a done callback, which runs later) so that an item queued just after the sender
@@ -224,6 +231,7 @@ class ReportBatcher:
         async def read(cur: Any) -> list[Any]:
             return list(await cur.fetchall())
 
+        began = time.perf_counter()
         rows = await send_report(
             self._pool,
             statement,
@@ -236,4 +244,6 @@ class ReportBatcher:
             raise RuntimeError(f"{self._name} returned {len(rows)} rows for {len(batch)} reports")
         self.calls += 1
         self.reports += len(batch)
+        if self._observe is not None:
+            self._observe(time.perf_counter() - began, len(batch))
         return [ReportResult(*row) for row in rows]

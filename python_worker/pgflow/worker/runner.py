@@ -8,9 +8,16 @@ worker with exit code 1, printing the differences), ``register_worker`` once per
 (a fresh uuid4 per process and flow: the row's ``queue_name`` is the flow slug), and
 enable pgmq's NOTIFY on each flow queue that has none yet.
 
-Connections: one :class:`psycopg_pool.AsyncConnectionPool` of ``max_connections``
-(``application_name = pgflow-worker:<id>``) for everything, plus one LISTEN connection
-(``pgflow-worker-listen:<id>``), where ``<id>`` is the worker id of the first flow.
+Connections: one :class:`~pgflow.worker.pool.WorkerPool` of 1 to ``max_connections``
+(``application_name = pgflow-worker:<id>``; idle ones beyond the first are closed after
+``pool_max_idle_seconds``) for everything, plus one LISTEN connection
+(``pgflow-worker-listen:<id>``, none with ``listen`` off), where ``<id>`` is the worker id
+of the first flow: at most ``max_connections + 1`` in all. Connection outages are logged
+once each (:mod:`pgflow.worker.outage`), not at every retry.
+
+Metrics: every worker counts into its own :attr:`Worker.metrics`; with ``metrics_port`` set
+they are served over HTTP from the start (a port that cannot be bound stops the worker
+with exit code 2), and every ``log_summary_interval_seconds`` a summary line is logged.
 """
 
 from __future__ import annotations
@@ -22,25 +29,30 @@ from collections.abc import Sequence
 from typing import LiteralString
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool, PoolTimeout
+from psycopg_pool import PoolTimeout
 
+from pgflow._version import __version__
 from pgflow.dsl import Flow
 from pgflow.errors import WorkerStartupError
 from pgflow.worker import queries, startup
 from pgflow.worker.cancellation import CancellationCheck
 from pgflow.worker.claimed_task import ClaimedTask
-from pgflow.worker.config import Backoff, WorkerConfig
+from pgflow.worker.config import RECONNECT_JITTER, Backoff, WorkerConfig
 from pgflow.worker.db_errors import RETRYABLE_DB_ERRORS, error_text
 from pgflow.worker.executor import Executor
 from pgflow.worker.flow_input import RunInputCache
 from pgflow.worker.heartbeat import Heartbeat
 from pgflow.worker.lifecycle import Lifecycle, WorkerState, drain
 from pgflow.worker.log import fields
+from pgflow.worker.metrics import MetricsServer, WorkerMetrics, serve_metrics
 from pgflow.worker.modes import PGFLOW_PY, UPSTREAM, SqlMode
 from pgflow.worker.notify import Listener
+from pgflow.worker.outage import is_connection_error
 from pgflow.worker.poller import FlowPoller, Slots
+from pgflow.worker.pool import WorkerPool
 from pgflow.worker.reports import ReportBatcher
 from pgflow.worker.step_signal import StepSignalReader
+from pgflow.worker.summary import ActivitySummary
 from pgflow.worker.suspension import SuspensionClock
 from pgflow.worker.tick import Ticker
 from pgflow.worker.watchdog import LoopWatchdog
@@ -93,6 +105,10 @@ class Worker:
         self._clock = SuspensionClock()
         #: The database's SQL interface, found at startup (pgflow-py's or upstream's).
         self.mode: SqlMode = PGFLOW_PY
+        #: What this worker counts (served over HTTP when ``config.metrics_port`` is set).
+        self.metrics = WorkerMetrics()
+        #: The metrics endpoint while it is served.
+        self.metrics_server: MetricsServer | None = None
 
     @property
     def application_name(self) -> str:
@@ -113,23 +129,23 @@ class Worker:
         loop = asyncio.get_running_loop()
         self.lifecycle.to(WorkerState.STARTING)
         self.lifecycle.install_signal_handlers(loop)
-        self._pool = AsyncConnectionPool(
+        self._pool = WorkerPool(
             self.config.dsn,
-            min_size=1,
+            application_name=self.application_name,
             max_size=self.config.max_connections,
-            kwargs={
-                "autocommit": True,
-                "application_name": self.application_name,
-                "prepare_threshold": 5 if self.config.prepared_statements else None,
-            },
-            open=False,
-            timeout=POOL_TIMEOUT_SECONDS,
-            name="pgflow-worker",
+            max_idle_seconds=self.config.pool_max_idle_seconds,
+            reconnect_seconds=self.config.reconnect_max_seconds,
+            timeout_seconds=POOL_TIMEOUT_SECONDS,
+            prepare_threshold=5 if self.config.prepared_statements else None,
         )
         await self._pool.open(wait=False)
         background: list[asyncio.Task[None]] = []
         try:
             try:
+                if self.config.metrics_port is not None:
+                    self.metrics_server = serve_metrics(
+                        self.metrics.registry, self.config.metrics_host, self.config.metrics_port
+                    )
                 await self._start()
             except _StoppedDuringStartup:
                 pass
@@ -147,6 +163,9 @@ class Worker:
             await self._finish()
             return 0
         finally:
+            if self.metrics_server is not None:
+                await asyncio.to_thread(self.metrics_server.close)
+                self.metrics_server = None
             if self._watchdog is not None:
                 self._watchdog.stop()
             self._clock.stop()
@@ -163,7 +182,7 @@ class Worker:
 
     async def _start(self) -> None:
         """Prepare the database; retry while it is unreachable, give up on a stop request."""
-        backoff = Backoff(self.config.reconnect_max_seconds)
+        backoff = Backoff(self.config.reconnect_max_seconds, jitter=RECONNECT_JITTER)
         while True:
             attempt = asyncio.ensure_future(self._start_once())
             stop = asyncio.ensure_future(self.lifecycle.stop_requested.wait())
@@ -178,7 +197,8 @@ class Worker:
                 return
             except RETRYABLE_DB_ERRORS as exc:
                 delay = backoff.next_delay()
-                logger.warning(
+                logger.log(  # the pool logs a connection outage once (outage.py)
+                    logging.DEBUG if is_connection_error(exc) else logging.WARNING,
                     "database unreachable at startup; retrying",
                     extra=fields(error=error_text(exc), retry_in_s=delay),
                 )
@@ -222,6 +242,10 @@ class Worker:
         self._inputs = RunInputCache(
             self._pool, loop, reconnect_max_seconds=self.config.reconnect_max_seconds
         )
+        grouped = self.mode.group_commit
+        complete, fail = (
+            ("complete_tasks", "fail_tasks") if grouped else ("complete_task", "fail_task")
+        )
         self._executor = Executor(
             flow_inputs=self._inputs.source,
             shutdown=self.lifecycle.shutdown,
@@ -231,20 +255,23 @@ class Worker:
                 self._pool,
                 statement=self.mode.complete_batch,
                 one_report_statement=self.mode.complete_one,
-                name="complete_tasks" if self.mode.group_commit else "complete_task",
+                name=complete,
                 max_batch=self.config.complete_batch_size if self.mode.group_commit else 1,
                 reconnect_max_seconds=self.config.reconnect_max_seconds,
+                observe=self.metrics.report_observer(complete),
             ),
             failures=ReportBatcher(
                 self._pool,
                 statement=self.mode.fail_batch,
                 one_report_statement=self.mode.fail_one,
-                name="fail_tasks" if self.mode.group_commit else "fail_task",
+                name=fail,
                 max_batch=self.config.complete_batch_size if self.mode.group_commit else 1,
                 reconnect_max_seconds=self.config.reconnect_max_seconds,
                 permanent=self.mode.run_control,
+                observe=self.metrics.report_observer(fail),
             ),
             clock=self._clock,
+            metrics=self.metrics,
             step_signals=(  # upstream's SQL has neither waits nor tick
                 StepSignalReader(self._pool, self.config.reconnect_max_seconds).get
                 if self.mode.tick
@@ -264,6 +291,7 @@ class Worker:
                 spawn=self._spawn,
                 stop=stop,
                 statement=self.mode.read_and_start,
+                observe_poll=self.metrics.poll_observer(flow.slug),
             )
             self._pollers[flow.slug] = poller
             self._poller_tasks.append(asyncio.create_task(poller.run(), name=f"poll:{flow.slug}"))
@@ -287,10 +315,13 @@ class Worker:
             self._watchdog.start()
         if self.config.tick_interval_seconds > 0 and self.mode.tick:
             self.ticker = Ticker(
-                pool=self._pool, interval_seconds=self.config.tick_interval_seconds
+                pool=self._pool,
+                interval_seconds=self.config.tick_interval_seconds,
+                on_requeued=self.metrics.stalled_requeued,
             )
             tasks.append(asyncio.create_task(self.ticker.run(), name="tick"))
-        if self.config.listen and self.mode.notify:
+        listens = self.config.listen and self.mode.notify
+        if listens:
             self.listener = Listener(
                 dsn=self.config.dsn,
                 application_name=self.listen_application_name,
@@ -299,13 +330,25 @@ class Worker:
                 reconnect_max_seconds=self.config.reconnect_max_seconds,
             )
             tasks.append(asyncio.create_task(self.listener.run(), name="listen"))
+        if self.config.log_summary_interval_seconds > 0:
+            summary = ActivitySummary(self.metrics, self.config.log_summary_interval_seconds)
+            tasks.append(asyncio.create_task(summary.run(), name="summary"))
+        self.metrics.describe_worker(
+            {slug: str(w) for slug, w in self.worker_ids.items()},
+            version=__version__,
+            sql_mode=self.mode.name,
+            max_concurrency=self.config.max_concurrency,
+        )
         logger.info(
             "serving flows",
             extra=fields(
                 worker_ids={slug: str(w) for slug, w in self.worker_ids.items()},
                 max_concurrency=self.config.max_concurrency,
                 max_connections=self.config.max_connections,
+                connection_budget=self.config.max_connections + int(listens),
+                pool_max_idle_s=self.config.pool_max_idle_seconds,
                 poll_interval_s=self.config.poll_interval_seconds,
+                sql_mode=self.mode.name,
             ),
         )
         return tasks

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -109,6 +110,9 @@ class Ticker:
     once while a call fired ``max_runs`` waits or more, or expired or started that many
     runs (:meth:`TickResult.reached`), at most ``max_rounds`` calls.
 
+    A call that requeued stalled tasks is logged at WARNING with how many and which (up to
+    20, read by :data:`pgflow.worker.queries.LATEST_REQUEUED_TASKS`), and counted in the
+    worker's metrics.
     After each call, tasks left permanently stalled and still started (by versions before
     0.2.0, which did not apply ``when_exhausted`` to them) are logged as an error, once per
     process, so a run that can no longer finish by itself does not hang silently; they stay
@@ -122,6 +126,8 @@ class Ticker:
         max_runs: ``pgflow.tick``'s ``max_runs`` (>= 1): runs whose due waits one call
             fires, runs of each kind it expires, keys whose queued runs it starts, at most.
         max_rounds: calls per round, at most (>= 1).
+        on_requeued: called with the number of stalled tasks a call requeued, when some
+            were (the worker's metrics).
 
     Raises:
         ValueError: ``max_runs`` or ``max_rounds`` is below 1.
@@ -134,6 +140,7 @@ class Ticker:
         interval_seconds: float,
         max_runs: int = DEFAULT_MAX_RUNS,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
+        on_requeued: Callable[[int], None] | None = None,
     ) -> None:
         if max_runs < 1 or max_rounds < 1:
             raise ValueError(f"max_runs and max_rounds must be >= 1, got {max_runs}, {max_rounds}")
@@ -141,6 +148,7 @@ class Ticker:
         self._interval_seconds = interval_seconds
         self._max_runs = max_runs
         self._max_rounds = max_rounds
+        self._on_requeued = on_requeued
         #: Latest permanently_stalled_at already reported (database time; None: none yet).
         self._stalled_reported_until: Any = None
         #: Waits fired by this process's calls, in total.
@@ -231,11 +239,25 @@ class Ticker:
                 )
             if result.requeued_tasks:
                 self.requeued += result.requeued_tasks
-                logger.warning(
-                    "stalled tasks requeued", extra=fields(requeued=result.requeued_tasks)
-                )
+                if self._on_requeued is not None:
+                    self._on_requeued(result.requeued_tasks)
+                await self._log_requeued(conn, result.requeued_tasks)
             await self._report_permanently_stalled(conn)
         return result
+
+    async def _log_requeued(self, conn: Any, requeued: int) -> None:
+        """Log a requeue at WARNING: how many tasks, and which (up to 20) when known."""
+        tasks: Any = None
+        try:
+            cur = await conn.execute(queries.LATEST_REQUEUED_TASKS)
+            row = await cur.fetchone()
+        except psycopg.Error as exc:  # the count alone then: the requeue itself is done
+            logger.debug("requeued tasks not read", extra=fields(error=error_text(exc)))
+        else:
+            if row and row[0] == requeued:
+                tasks = row[1]
+        extra = {"tasks": tasks} if tasks else {}
+        logger.warning("stalled tasks requeued", extra=fields(requeued=requeued, **extra))
 
     async def _report_permanently_stalled(self, conn: Any) -> None:
         cur = await conn.execute(

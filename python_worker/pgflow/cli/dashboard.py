@@ -1,0 +1,105 @@
+"""``pgflow dashboard``: serve the web dashboard (:mod:`pgflow.dashboard`) with uvicorn.
+
+Starlette, Jinja2 and uvicorn come with the ``dashboard`` extra; they are imported only when
+the command runs, so the rest of the CLI works without them and this command says how to
+install them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import click
+
+from pgflow.cli.util import click_dsn, dsn_option
+
+#: The modules the dashboard needs (the ``dashboard`` extra).
+NEEDED = ("starlette", "jinja2", "uvicorn", "multipart")
+INSTALL_HINT = "pip install 'pgflow[dashboard]'"
+
+
+def missing_modules() -> list[str]:
+    """The modules of the ``dashboard`` extra that cannot be imported here."""
+    return [name for name in NEEDED if importlib.util.find_spec(name) is None]
+
+
+def parse_basic_auth(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> tuple[str, str] | None:
+    """Click callback: ``USER:PASSWORD`` into ``(user, password)``.
+
+    Raises:
+        click.BadParameter: no colon, or an empty user or password (exit 2).
+    """
+    if value is None:
+        return None
+    user, sep, password = value.partition(":")
+    if not sep or not user or not password:
+        raise click.BadParameter("expected USER:PASSWORD, both non-empty")
+    return user, password
+
+
+@click.command("dashboard")
+@dsn_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option(
+    "--token",
+    envvar="PGFLOW_DASHBOARD_TOKEN",
+    help="Allow actions to holders of this token (Authorization: Bearer, or the /login "
+    "form). Env: PGFLOW_DASHBOARD_TOKEN.",
+)
+@click.option(
+    "--token-user",
+    help="The user named in the actor of token actions (dashboard:USER; default: token).",
+)
+@click.option(
+    "--basic-auth",
+    metavar="USER:PASSWORD",
+    envvar="PGFLOW_DASHBOARD_BASIC_AUTH",
+    callback=parse_basic_auth,
+    help="Allow actions to this HTTP basic user (actor dashboard:USER). "
+    "Env: PGFLOW_DASHBOARD_BASIC_AUTH.",
+)
+@click.option(
+    "--redact",
+    is_flag=True,
+    help="Hide run inputs and outputs, step and task outputs and signal payloads.",
+)
+def dashboard_command(
+    dsn: str | None,
+    host: str,
+    port: int,
+    token: str | None,
+    token_user: str | None,
+    basic_auth: tuple[str, str] | None,
+    redact: bool,
+) -> None:
+    """Serve the web dashboard: runs, a run in full, workers, flows, what needs attention.
+
+    Without --token or --basic-auth the dashboard is read-only (no action forms, POST
+    answers 403). With either, every page asks for the credential (except /metrics) and
+    actions (cancel, pause, resume, retry, rerun, skip a step, send a signal) are recorded
+    with actor dashboard:USER and the reason typed. Binds to 127.0.0.1 unless --host says
+    otherwise: put a TLS proxy in front before exposing it.
+    """
+    missing = missing_modules()
+    if missing:
+        raise click.ClickException(f"the dashboard needs {', '.join(missing)}: {INSTALL_HINT}")
+    if token is not None and not token:
+        raise click.BadParameter("must not be empty", param_hint="--token")
+
+    import uvicorn
+
+    from pgflow.dashboard import Settings, create_app
+
+    settings = Settings(
+        dsn=click_dsn(dsn),
+        token=token,
+        token_user=token_user,
+        basic_auth=basic_auth,
+        redact=redact,
+    )
+    mode = "actions allowed (authenticated)" if settings.can_act else "read-only"
+    click.echo(f"pgflow dashboard on http://{host}:{port}/ ({mode})", err=True)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
