@@ -443,13 +443,22 @@ def test_the_check_sends_nothing_while_no_task_runs():
     assert db.sent == [] and check.checks == 0
 
 
-def test_a_failed_check_is_logged_and_tried_again(caplog):
-    caplog.set_level(logging.WARNING, logger="pgflow.worker")
+@pytest.mark.parametrize(
+    ("failure", "level"),
+    [
+        # A statement that failed: a warning. No connection: DEBUG (the pool logs the
+        # outage once, pgflow.worker.outage).
+        (psycopg.errors.QueryCanceled("canceling statement due to statement timeout"), "WARNING"),
+        (psycopg.OperationalError("server closed the connection"), "DEBUG"),
+    ],
+)
+def test_a_failed_check_is_logged_and_tried_again(caplog, failure, level):
+    caplog.set_level(logging.DEBUG, logger="pgflow.worker")
     flow = Flow("retry_check")
     task = claimed(flow, "x", {}, flow_input={})
     db = RunControlDb()
     db.cancel(task)
-    db.check_failures.append(psycopg.OperationalError("server closed the connection"))
+    db.check_failures.append(failure)
     running = {object(): task}
     check = CancellationCheck(pool=db, running=running)  # type: ignore[arg-type]
 
@@ -457,8 +466,12 @@ def test_a_failed_check_is_logged_and_tried_again(caplog):
         return await check.check(), await check.check()
 
     assert asyncio.run(main()) == (0, 1)
-    (record,) = [r for r in caplog.records if r.levelno == logging.WARNING]
-    assert record.getMessage() == "cancellation check failed; tried again at the next heartbeat"
+    (record,) = [
+        r
+        for r in caplog.records
+        if r.getMessage() == "cancellation check failed; tried again at the next heartbeat"
+    ]
+    assert record.levelname == level
     assert task.cancellation.event.is_set()
 
 

@@ -29,6 +29,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from pgflow.worker import queries
 from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import fields
+from pgflow.worker.outage import is_connection_error
 
 if TYPE_CHECKING:
     from pgflow.worker.claimed_task import ClaimedTask
@@ -154,7 +155,9 @@ class CancellationCheck:
                 cur = await conn.execute(queries.CANCELLED_TASKS, params)
                 rows = await cur.fetchall()
         except (psycopg.Error, PoolTimeout) as exc:
-            logger.warning(
+            # No connection: the pool logs the outage once (pgflow.worker.outage).
+            logger.log(
+                logging.DEBUG if is_connection_error(exc) else logging.WARNING,
                 "cancellation check failed; tried again at the next heartbeat",
                 extra=fields(running=len(tasks), error=error_text(exc)),
             )

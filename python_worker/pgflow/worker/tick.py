@@ -47,6 +47,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from pgflow.worker import queries
 from pgflow.worker.db_errors import error_text
 from pgflow.worker.log import fields
+from pgflow.worker.outage import is_connection_error
 
 logger = logging.getLogger("pgflow.worker")
 
@@ -163,14 +164,17 @@ class Ticker:
     async def run(self) -> None:
         """Tick a round now and every ``interval_seconds`` until cancelled.
 
-        Never raises: a database error is logged as a warning, any other exception as an
-        error with its traceback (the round ends there), and the next round tries again.
+        Never raises: a database error is logged as a warning (at DEBUG when it means no
+        connection: the pool logs such an outage once), any other exception as an error with
+        its traceback (the round ends there), and the next round tries again.
         """
         while True:
             try:
                 await self.tick_round()
             except (psycopg.Error, PoolTimeout) as exc:
-                logger.warning("tick failed", extra=fields(error=error_text(exc)))
+                # No connection: the pool logs the outage once (pgflow.worker.outage).
+                level = logging.DEBUG if is_connection_error(exc) else logging.WARNING
+                logger.log(level, "tick failed", extra=fields(error=error_text(exc)))
             except Exception as exc:  # a timer never dies: log and try again next time
                 logger.error(
                     "tick failed unexpectedly",
