@@ -18,13 +18,8 @@ import pytest
 import pgflow.worker.executor as executor_module
 from pgflow.dsl import Flow
 from pgflow.worker import queries
-from pgflow.worker.executor import (
-    ClaimedTask,
-    Executor,
-    encode_output,
-    error_text,
-    handler_input,
-)
+from pgflow.worker.executor import ClaimedTask, Executor, error_text
+from pgflow.worker.handler_call import encode_output, handler_input
 from pgflow.worker.reports import ReportBatcher
 from pgflow.worker.suspension import SuspensionClock
 

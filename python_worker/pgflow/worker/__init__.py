@@ -8,7 +8,8 @@ Every state transition stays in SQL: the worker only calls ``pgflow.*`` function
 - ``poller``: two-phase polling of one flow's queue (``read_tasks`` + ``start_tasks``);
 - ``notify``: the LISTEN connection (pgmq insert notifications) and its reconnection;
 - ``claimed_task``: a task claimed by this worker; ``executor``: running one to its
-  report (handler input, timeout, output encoding, permanent failures);
+  report (timeout, permanent failures, the report); ``handler_call``: the handler's
+  input, its output as JSON, the thread a sync handler runs in;
 - ``cancellation``: telling handlers of tasks cancelled in SQL (``ctx.cancelled``);
 - ``lifecycle``: states, signals, drain; ``heartbeat``: the heartbeat timer (which runs
   the cancellation check);

@@ -31,15 +31,12 @@ which leaves out the time the whole worker process was frozen (SIGSTOP, a paused
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import contextvars
 import dataclasses
 import inspect
-import json
 import logging
 import threading
 import traceback
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import psycopg
@@ -50,6 +47,7 @@ from pgflow.errors import PermanentError
 from pgflow.worker.cancellation import CANCELLED_REASONS
 from pgflow.worker.claimed_task import ClaimedTask
 from pgflow.worker.db_errors import error_text
+from pgflow.worker.handler_call import encode_output, handler_input, run_in_daemon_thread
 from pgflow.worker.log import MAX_FIELD_CHARS, bounded, fields
 from pgflow.worker.metrics import StepMetrics, WorkerMetrics
 from pgflow.worker.reports import ReportBatcher, ReportResult, TaskReport
@@ -61,68 +59,6 @@ logger = logging.getLogger("pgflow.worker")
 #: An async handler returning this long after its timeout blocked the loop at its deadline
 #: (a free loop would have cancelled it); below it, the lateness is scheduling jitter.
 OVERRUN_TOLERANCE_SECONDS = 0.1
-
-
-def handler_input(step: Step, record: Mapping[str, Any]) -> Any:
-    """Return what the step's handler receives, as upstream pgflow's TS workers do.
-
-    Root single step: the run input (``flow_input``; SQL puts ``{}`` in ``input``).
-    Dependent single step: ``{dep_slug: output}`` over completed dependencies. Map step:
-    one array element. The last two are ``record["input"]`` as ``start_tasks`` built it.
-    """
-    if step.step_type == "single" and step.is_root:
-        return record["flow_input"]
-    return record["input"]
-
-
-def encode_output(value: Any) -> str:
-    """Serialise a handler result as JSON text for ``complete_tasks``.
-
-    Every JSON value is kept as itself: ``None`` becomes ``null`` (JSON null, never SQL
-    NULL), and ``0``, ``False``, ``""``, ``{}``, ``[]`` stay what they are.
-
-    Raises:
-        TypeError: the value is not JSON-serialisable (a set, an object, NaN/Infinity...).
-    """
-    try:
-        return json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise TypeError(
-            f"handler output is not JSON-serialisable ({type(value).__name__}): {exc}"
-        ) from exc
-
-
-def run_in_daemon_thread(fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-    """Run a sync handler in its own daemon thread; return a future for its result.
-
-    A thread per task, not a shared pool: a handler that outlives its timeout (a thread
-    cannot be killed) then occupies nothing others need, and daemon threads never keep a
-    stopping process alive after the shutdown grace.
-    """
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[Any] = loop.create_future()
-    context = contextvars.copy_context()
-
-    def settle(ok: bool, value: Any) -> None:
-        if future.done():
-            return
-        if ok:
-            future.set_result(value)
-        else:
-            future.set_exception(value)
-
-    def target() -> None:
-        try:
-            result = context.run(fn, *args)
-        except BaseException as exc:
-            outcome: tuple[bool, Any] = (False, exc)
-        else:
-            outcome = (True, result)
-        with contextlib.suppress(RuntimeError):  # loop closed: nobody waits any more
-            loop.call_soon_threadsafe(settle, *outcome)
-
-    threading.Thread(target=target, name="pgflow-handler", daemon=True).start()
-    return future
 
 
 class Executor:
