@@ -67,6 +67,7 @@ begin
   alter function pgflow.get_step_stats(text, timestamptz) security definer;
   alter function pgflow.get_run_counts(text, timestamptz, int) security definer;
   alter function pgflow.get_queue_stats() security definer;
+  alter function pgflow.get_message_due_in(text, bigint[]) security definer;
 
   -- 3. Nothing for PUBLIC (functions are executable by PUBLIC by default).
   revoke all on schema pgflow from public;
@@ -181,6 +182,7 @@ begin
       pgflow.get_step_stats(text, timestamptz),
       pgflow.get_run_counts(text, timestamptz, int),
       pgflow.get_queue_stats(),
+      pgflow.get_message_due_in(text, bigint[]),
       pgflow.tick(int)
       to pgflow_operator;
     v_granted := v_granted || 'pgflow_operator'::text;
@@ -215,8 +217,8 @@ get_run_with_states, get_run_slot, get_run_events, send_signal, get_step_signal,
 get_step_stats and get_run_counts (not the run-control verbs). pgflow_operator: the same USAGE and SELECT plus workers, EXECUTE on
 version, get_run_with_states, get_run_slot, get_run_events and the run-control verbs cancel_run,
 pause_run, resume_run, retry_run, rerun_flow, skip_step and complete_step, and
-send_signal, get_step_signal, get_run_waits, get_step_stats, get_run_counts, get_queue_stats
-and tick.
+send_signal, get_step_signal, get_run_waits, get_step_stats, get_run_counts, get_queue_stats,
+get_message_due_in and tick.
 pgflow_upstream_worker: what an upstream
 pgflow worker needs (_grant_upstream_worker). Returns the roles that got their grants.
 Run by the install and upgrade scripts; run it again (as the schema owner) after creating

@@ -24,6 +24,8 @@ select plan(1);
 --                                     via format_table_name + %I; message ids USING
 --   _resend_parked_tasks              archive and queue tables of the run's flow (a valid slug
 --                                     from pgflow.runs): format_table_name + %I; run id USING
+--   get_message_due_in                queue table of a flow whose queue exists in pgmq.meta via
+--                                     format_table_name + %I; ids USING
 --   get_queue_stats                   queue tables of flows whose queue exists in pgmq.meta
 --                                     (valid slugs) via format_table_name + %I; slug USING
 -- A new EXECUTE needs the same review, then an entry here.
@@ -39,6 +41,7 @@ select is(
     '_release_throttled_messages(text,text[])',
     '_resend_parked_tasks(uuid)',
     '_setup_maintenance_cron(text,text,text)',
+    'get_message_due_in(text,bigint[])',
     'get_queue_stats()',
     'prune_data_older_than(interval)',
     'schedule_flow(text,text,jsonb,text)',

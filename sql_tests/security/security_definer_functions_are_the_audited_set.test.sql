@@ -17,6 +17,7 @@ select is(
     'ensure_flow_compiled(text,jsonb,boolean)',
     'fail_task(uuid,text,integer,text,integer)',
     'fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[])',
+    'get_message_due_in(text,bigint[])',
     'get_queue_stats()',
     'get_run_counts(text,timestamp with time zone,integer)',
     'get_run_with_states(uuid)',

@@ -231,7 +231,10 @@ def test_an_operator_role_can_read_every_page(pgflow_dsn, pgflow_conn, login_rol
         listing = answers["/"].text
 
     assert {path: a.status_code for path, a in answers.items() if a.status_code != 200} == {}
-    assert "retrying charge (attempt 2 of 3" in listing
+    # The retry's due time comes through pgflow.get_message_due_in: no pgmq privilege needed.
+    assert "retrying charge (attempt 2 of 3, next in " in listing
+    # The queue gauges come through pgflow.get_queue_stats, likewise.
+    assert 'pgflow_queue_messages{flow="checkout"}' in answers["/metrics"].text
 
 
 def test_pages_forbid_framing_and_scripts(pgflow_dsn):

@@ -3,7 +3,7 @@
 :func:`list_runs` reads one page of ``pgflow.runs`` (``started_at desc, run_id desc``, keyset
 paginated by :class:`RunCursor`) with the facts that say what each run is doing, in one
 query for the page (plus, when some run on it waits to retry a task, one query for the
-visibility times of those tasks' messages in the flows' pgmq queues).
+visibility times of those tasks' messages, ``pgflow.get_message_due_in``).
 :func:`pgflow.observe.run_words.describe` turns the facts of one run into a sentence such
 as ``"running parse: 1,070 of 1,792 tasks"``, ``"retrying fetch (attempt 2 of 3, next in 40
 s): TimeoutError"`` or ``"waiting for signal approved since 3 h"``. Every age and time
@@ -210,10 +210,11 @@ left join lateral (
 order by p.started_at desc, p.run_id desc
 """
 
-# The seconds until a message of a flow's queue is visible again, for some of its messages.
+# The seconds until a message of a flow's queue is visible again, for some of its messages
+# (pgflow.get_message_due_in: SECURITY DEFINER, so no pgmq privilege is needed).
 _MESSAGE_DUE: Final[LiteralString] = (
-    "select {flow}::text, m.msg_id, extract(epoch from m.vt - now())::float8"
-    " from pgmq.{queue} as m where m.msg_id = any({msg_ids})"
+    "select {flow}::text, d.message_id, d.due_in_seconds"
+    " from pgflow.get_message_due_in({flow}, {msg_ids}) as d"
 )
 
 
@@ -302,8 +303,9 @@ def _message_due_times(
 ) -> dict[tuple[str, int], float]:
     """Seconds until each retrying task's message is visible, by (flow, msg_id).
 
-    One statement over the queues of the flows concerned. A queue that cannot be read (no
-    privilege on pgmq, a dropped queue) leaves its tasks without a due time.
+    One statement over the queues of the flows concerned, through
+    ``pgflow.get_message_due_in`` (granted to ``pgflow_operator``). A role that may not call
+    it, or a dropped queue, leaves the tasks without a due time.
     """
     wanted: dict[str, list[int]] = {}
     for row in rows:
@@ -318,9 +320,7 @@ def _message_due_times(
         params[f"msg_ids_{n}"] = msg_ids
         parts.append(
             sql.SQL(_MESSAGE_DUE).format(
-                flow=sql.Placeholder(f"flow_{n}"),
-                queue=sql.Identifier(f"q_{flow}"),
-                msg_ids=sql.Placeholder(f"msg_ids_{n}"),
+                flow=sql.Placeholder(f"flow_{n}"), msg_ids=sql.Placeholder(f"msg_ids_{n}")
             )
         )
     query = sql.SQL(" union all ").join(parts)
