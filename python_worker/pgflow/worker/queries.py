@@ -39,6 +39,7 @@ WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
 WORKER_TABLES: Final[tuple[str, ...]] = (
     "pgflow.runs",
     "pgflow.permanently_stalled_tasks",
+    "pgflow.run_events",
 )
 
 #: The current role, and which of the given functions / tables it may not execute / read.
