@@ -243,7 +243,14 @@ def test_metrics_and_summary_options_reach_the_config(fake_worker):
 
 @pytest.mark.parametrize(
     "args",
-    [["--metrics-port", "65536"], ["--metrics-port", "-1"], ["--log-summary-interval", "-1"]],
+    [
+        ["--metrics-port", "65536"],
+        ["--metrics-port", "-1"],
+        ["--log-summary-interval", "-1"],
+        # A typo in the level is a usage error (exit 2: systemd does not restart it), not a
+        # traceback.
+        ["--log-level", "bogus"],
+    ],
 )
 def test_bad_metrics_and_summary_options_are_usage_errors(fake_worker, args):
     result = CliRunner().invoke(cli.main, ["--dsn", "dbname=x", *args, FLOW])

@@ -8,6 +8,8 @@ install them.
 from __future__ import annotations
 
 import importlib.util
+import socket
+from urllib.parse import urlsplit
 
 import click
 
@@ -39,6 +41,32 @@ def parse_basic_auth(
     return user, password
 
 
+def parse_public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Check ``--public-url``: an http(s) URL with a host (its path is ignored)."""
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise click.BadParameter(f"{value!r} is not an http(s) URL with a host")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def host_allow_list(host: str, public_url: str | None, extra: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``Host`` headers the dashboard answers (``("*",)``: any).
+
+    Listening on one address: that address, ``localhost``, ``127.0.0.1``, ``::1``, the
+    ``--public-url`` host and every ``--allowed-host``. Listening on every address
+    (``0.0.0.0``, ``::``) with neither option: any Host (the network decides who reaches
+    it); with either, only those.
+    """
+    named = [*extra]
+    if public_url is not None:
+        named.append(urlsplit(public_url).hostname or "")
+    if host in ("0.0.0.0", "::", ""):
+        return tuple(named) if named else ("*",)
+    return tuple(dict.fromkeys([host, "localhost", "127.0.0.1", "::1", *named]))
+
+
 @click.command("dashboard")
 @dsn_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -66,6 +94,19 @@ def parse_basic_auth(
     is_flag=True,
     help="Hide run inputs and outputs, step and task outputs and signal payloads.",
 )
+@click.option(
+    "--public-url",
+    callback=parse_public_url,
+    help="The address browsers use through a proxy that rewrites Host, e.g. "
+    "https://pgflow.example.com: its origin may POST, its host is allowed.",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    help="A Host header to answer besides the listening address and localhost (repeatable; "
+    "*.example.com patterns). Others get 400 (DNS rebinding).",
+)
 def dashboard_command(
     dsn: str | None,
     host: str,
@@ -74,6 +115,8 @@ def dashboard_command(
     token_user: str | None,
     basic_auth: tuple[str, str] | None,
     redact: bool,
+    public_url: str | None,
+    allowed_hosts: tuple[str, ...],
 ) -> None:
     """Serve the web dashboard: runs, a run in full, workers, flows, what needs attention.
 
@@ -99,7 +142,21 @@ def dashboard_command(
         token_user=token_user,
         basic_auth=basic_auth,
         redact=redact,
+        public_url=public_url,
+        allowed_hosts=host_allow_list(host, public_url, allowed_hosts),
     )
+    # Bound here, so that --port 0 can say which port it got.
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from exc
+    bound = sock.getsockname()[1]
     mode = "actions allowed (authenticated)" if settings.can_act else "read-only"
-    click.echo(f"pgflow dashboard on http://{host}:{port}/ ({mode})", err=True)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"pgflow dashboard on http://{shown}:{bound}/ ({mode})", err=True)
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning"))
+    server.run(sockets=[sock])

@@ -195,6 +195,7 @@ def load_flow(reference: str) -> Flow:
 )
 @click.option(
     "--log-level",
+    type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"], case_sensitive=False),
     default="INFO",
     show_default=True,
     help="Root log level (DEBUG adds a line per task start and completion).",

@@ -123,17 +123,27 @@ def csrf_token(identity: Identity, settings: Settings) -> str:
     return _mac(secret, f"csrf:{identity.method}:{identity.user}")
 
 
-def same_origin(request: Request) -> bool:
-    """True when the request's ``Origin`` (else ``Referer``) is the dashboard's own host.
+def same_origin(request: Request, public_url: str | None = None) -> bool:
+    """True when the request's ``Origin`` (else ``Referer``) is the dashboard's own address.
 
-    A request with neither header is refused: browsers send ``Origin`` with every form
-    POST.
+    Its own address: the request's ``Host``, or the origin of ``public_url`` (the address
+    browsers use through a proxy that rewrites ``Host``). A request with neither header is
+    refused: browsers send ``Origin`` with every form POST.
     """
-    host = request.headers.get("host", "")
+    host = request.headers.get("host", "").lower()
     source = request.headers.get("origin") or request.headers.get("referer")
-    if not source or source == "null" or not host:
+    if not source or source == "null":
         return False
-    return urlsplit(source).netloc.lower() == host.lower()
+    parts = urlsplit(source)
+    if host and parts.netloc.lower() == host:
+        return True
+    if public_url is None:
+        return False
+    public = urlsplit(public_url)
+    return (parts.scheme.lower(), parts.netloc.lower()) == (
+        public.scheme.lower(),
+        public.netloc.lower(),
+    )
 
 
 def csrf_problem(
@@ -153,7 +163,7 @@ def csrf_problem(
     """
     if identity.method == "bearer":
         return None
-    if not same_origin(request):
+    if not same_origin(request, settings.public_url):
         return "the request does not come from this dashboard (Origin/Referer)"
     if not form_token or not _same(form_token, csrf_token(identity, settings)):
         return "the form's CSRF token is missing or wrong (reload the page)"

@@ -32,7 +32,7 @@ async def login_submit(request: Request) -> Response:
         return Response(
             "no token is configured (--token)", status_code=403, media_type="text/plain"
         )
-    if not same_origin(request):
+    if not same_origin(request, settings.public_url):
         return Response("refused: the request does not come from this dashboard", status_code=403)
     form = await request.form()
     token = form.get("token")
@@ -54,7 +54,7 @@ async def login_submit(request: Request) -> Response:
 
 async def logout(request: Request) -> Response:
     """``POST /logout``: clear the login cookie (from the dashboard's own page only)."""
-    if not same_origin(request):
+    if not same_origin(request, dashboard(request).settings.public_url):
         return Response("refused: the request does not come from this dashboard", status_code=403)
     response = RedirectResponse("/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/")

@@ -97,7 +97,7 @@ def metrics(request: Request) -> Response:
     """``GET /metrics``: the database gauges in Prometheus' text format (read at each scrape)."""
     dash = dashboard(request)
     registry = CollectorRegistry(auto_describe=False)
-    registry.register(DatabaseGauges(dash.connection))
+    registry.register(DatabaseGauges(dash.scrape_connection))
     return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
 
 

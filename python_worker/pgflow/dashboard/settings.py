@@ -28,6 +28,14 @@ class Settings:
         pool_max_size: at most this many database connections.
         pool_max_idle: seconds after which an idle connection is closed.
         pool_timeout: seconds a request waits for a connection before it fails (503).
+        metrics_timeout: seconds a ``/metrics`` scrape waits for a connection before it
+            answers ``pgflow_up 0``.
+        public_url: the dashboard's address as browsers reach it through a proxy (e.g.
+            ``https://pgflow.example.com``): POSTs from that origin are accepted, and its
+            host is an allowed ``Host``. None: only the address the request names.
+        allowed_hosts: the ``Host`` headers answered (others get 400, against DNS
+            rebinding); ``("*",)`` answers any. Set by ``pgflow dashboard`` from ``--host``,
+            ``--public-url`` and ``--allowed-host``.
     """
 
     dsn: str
@@ -38,7 +46,10 @@ class Settings:
     page_size: int = 50
     pool_max_size: int = 4
     pool_max_idle: float = 60.0
-    pool_timeout: float = 10.0
+    pool_timeout: float = 5.0
+    metrics_timeout: float = 3.0
+    public_url: str | None = None
+    allowed_hosts: tuple[str, ...] = ("*",)
 
     def __post_init__(self) -> None:
         """Refuse empty secrets, which would let anyone in.

@@ -78,6 +78,20 @@ class Dashboard:
         with self.pool.connection() as conn:
             yield conn
 
+    @contextmanager
+    def scrape_connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """Borrow a connection for a ``/metrics`` scrape: wait at most ``metrics_timeout``.
+
+        Shorter than a page's wait, so that a database that refuses connections gives
+        ``pgflow_up 0`` well within Prometheus' scrape timeout (10 s by default).
+
+        Raises:
+            psycopg_pool.PoolTimeout: none free within ``settings.metrics_timeout`` seconds.
+        """
+        self.open()
+        with self.pool.connection(timeout=self.settings.metrics_timeout) as conn:
+            yield conn
+
 
 def dashboard(request: Request) -> Dashboard:
     """The :class:`Dashboard` of the app serving ``request``."""
