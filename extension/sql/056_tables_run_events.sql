@@ -20,7 +20,8 @@ comment on table pgflow.run_events is
 the transition that makes it, through _record_events). event: run:started | run:completed | run:failed | run:cancelled | run:paused |
 run:resumed | run:retried | run:rerun, step:started | step:completed | step:failed |
 step:skipped | step:cancelled | step:reset, task:failed (an attempt failed; details.retry
-says whether it will be retried), task:requeued and task:permanently_stalled (the stalled-task
+says whether it will be retried, details.traceback holds the handler''s traceback when the
+worker sent one), task:requeued and task:permanently_stalled (the stalled-task
 requeue). actor: who caused it (worker:<worker_id> for the worker''s reports, system for
 maintenance, the name given to a verb, app for start_flow and the root steps it creates
 started, unless the caller set pgflow.actor; root steps that start_flow leaves to the cascade

@@ -8,6 +8,7 @@ create function pgflow._fail_task(
   error_message text,
   attempt int,
   permanent boolean default false,
+  traceback text default null,
   out outcome text,
   out reason text
 )
@@ -23,6 +24,9 @@ declare
   v_max_attempts int;
   v_base_delay int;
   v_delay int;
+  -- What a task:failed event of this report carries besides attempt, error and retry.
+  v_traceback jsonb := case when _fail_task.traceback is null then '{}'::jsonb
+                            else jsonb_build_object('traceback', _fail_task.traceback) end;
 begin
   select r.* into v_run from pgflow.runs as r where r.run_id = _fail_task.run_id;
   select ss.* into v_state from pgflow.step_states as ss
@@ -59,7 +63,8 @@ begin
         and t.task_index = _fail_task.task_index;
       perform pgflow._record_events(array['task:failed'], array[_fail_task.run_id],
         array[_fail_task.step_slug], array[_fail_task.task_index], array[jsonb_build_object(
-          'attempt', v_task.attempts_count, 'error_message', _fail_task.error_message, 'retry', false)]);
+          'attempt', v_task.attempts_count, 'error_message', _fail_task.error_message, 'retry', false)
+        || v_traceback]);
       outcome := 'failed';
     else
       outcome := 'ignored';
@@ -99,7 +104,8 @@ begin
       and t.task_index = _fail_task.task_index;
     perform pgflow._record_events(array['task:failed'], array[_fail_task.run_id],
       array[_fail_task.step_slug], array[_fail_task.task_index], array[jsonb_build_object(
-        'attempt', v_task.attempts_count, 'error_message', _fail_task.error_message, 'retry', true)]);
+        'attempt', v_task.attempts_count, 'error_message', _fail_task.error_message, 'retry', true)
+      || v_traceback]);
     update pgflow.step_states as ss
     set error_message = null, failed_at = null
     where ss.run_id = _fail_task.run_id and ss.step_slug = _fail_task.step_slug;
@@ -137,7 +143,8 @@ begin
     and t.task_index = _fail_task.task_index;
   perform pgflow._record_events(array['task:failed'], array[_fail_task.run_id],
     array[_fail_task.step_slug], array[_fail_task.task_index], array[jsonb_build_object(
-      'attempt', v_task.attempts_count, 'error_message', _fail_task.error_message, 'retry', false)]);
+      'attempt', v_task.attempts_count, 'error_message', _fail_task.error_message, 'retry', false)
+    || v_traceback]);
   perform pgflow._archive_task_message(_fail_task.run_id, _fail_task.step_slug, _fail_task.task_index);
   if v_step.opt_max_in_flight is not null then
     perform pgflow._release_throttled_messages(v_step.flow_slug, array[v_step.step_slug]);
@@ -153,11 +160,13 @@ begin
 end;
 $$;
 
-comment on function pgflow._fail_task(uuid, text, int, text, int, boolean) is
+comment on function pgflow._fail_task(uuid, text, int, text, int, boolean, text) is
 'Applies one failure report for task (run_id, step_slug, task_index) with error_message,
 claimed as attempt (NULL: no fence); permanent true: no retry whatever attempts remain (the
-task is exhausted at once); the caller (fail_tasks) holds the run, step_state and
-step_task locks. Returns (outcome, reason): retried (NULL: queued again, message hidden for
+task is exhausted at once); traceback (NULL: none) goes in the details of the task:failed
+event the report records, as key traceback (error_message and the tables never hold it);
+the caller (fail_tasks) holds the run, step_state and step_task locks and bounds both
+texts. Returns (outcome, reason): retried (NULL: queued again, message hidden for
 calculate_retry_delay(base_delay, attempts_count) seconds, or a fresh message when the
 stalled-task requeue archived it); failed with exhausted (attempts used up: the task fails
 and when_exhausted fails the step and run, skips the step, or skips it with its

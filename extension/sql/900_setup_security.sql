@@ -48,7 +48,7 @@ begin
   alter function pgflow.complete_task(uuid, text, int, jsonb, int) security definer;
   alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]) security definer;
   alter function pgflow.fail_task(uuid, text, int, text, int) security definer;
-  alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[], boolean[]) security definer;
+  alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[], boolean[], text[]) security definer;
   alter function pgflow.ensure_flow_compiled(text, jsonb, boolean) security definer;
   alter function pgflow.sync_flow_options(text, jsonb) security definer;
   alter function pgflow.register_worker(uuid, text, text) security definer;
@@ -117,7 +117,7 @@ begin
       pgflow.complete_task(uuid, text, int, jsonb, int),
       pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]),
       pgflow.fail_task(uuid, text, int, text, int),
-      pgflow.fail_tasks(uuid[], text[], int[], text[], int[], boolean[]),
+      pgflow.fail_tasks(uuid[], text[], int[], text[], int[], boolean[], text[]),
       pgflow.worker_heartbeat(uuid),
       pgflow.recover_stalled_tasks(),
       pgflow.requeue_stalled_tasks(),

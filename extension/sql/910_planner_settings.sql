@@ -49,7 +49,7 @@ alter function pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[])
   set join_collapse_limit = 1 set from_collapse_limit = 1 set jit = off
   set plan_cache_mode = force_generic_plan;
 
-alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[], boolean[])
+alter function pgflow.fail_tasks(uuid[], text[], int[], text[], int[], boolean[], text[])
   set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
   set join_collapse_limit = 1 set from_collapse_limit = 1 set jit = off
   set plan_cache_mode = force_generic_plan;

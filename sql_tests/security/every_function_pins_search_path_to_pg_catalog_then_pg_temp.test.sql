@@ -31,7 +31,7 @@ select is(
         order by 1),
   array[
     'complete_tasks(uuid[],text[],integer[],jsonb[],integer[]) {enable_seqscan=off,enable_hashjoin=off,enable_mergejoin=off,join_collapse_limit=1,from_collapse_limit=1,jit=off,plan_cache_mode=force_generic_plan}',
-    'fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[]) {enable_seqscan=off,enable_hashjoin=off,enable_mergejoin=off,join_collapse_limit=1,from_collapse_limit=1,jit=off,plan_cache_mode=force_generic_plan}',
+    'fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[],text[]) {enable_seqscan=off,enable_hashjoin=off,enable_mergejoin=off,join_collapse_limit=1,from_collapse_limit=1,jit=off,plan_cache_mode=force_generic_plan}',
     'read_and_start_tasks(text,uuid,integer,integer,text[]) {enable_seqscan=off,enable_hashjoin=off,enable_mergejoin=off,join_collapse_limit=1,from_collapse_limit=1,jit=off,plan_cache_mode=force_generic_plan}',
     'start_flow(text,jsonb,uuid,text,text,timestamp with time zone) {enable_seqscan=off,enable_hashjoin=off,enable_mergejoin=off,join_collapse_limit=1,from_collapse_limit=1,jit=off,plan_cache_mode=force_generic_plan}',
     'start_tasks(text,bigint[],uuid) {enable_seqscan=off,enable_hashjoin=off,enable_mergejoin=off,join_collapse_limit=1,from_collapse_limit=1,jit=off,plan_cache_mode=force_generic_plan}'

@@ -16,7 +16,7 @@ select is(
     'enable_flow_notify(text,integer)',
     'ensure_flow_compiled(text,jsonb,boolean)',
     'fail_task(uuid,text,integer,text,integer)',
-    'fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[])',
+    'fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[],text[])',
     'get_message_due_in(text,bigint[])',
     'get_queue_stats()',
     'get_run_counts(text,timestamp with time zone,integer)',

@@ -11,7 +11,7 @@ select is(pgflow_tests.executable_by('pgflow_worker'), array[
     'enable_flow_notify(text,integer)',
     'ensure_flow_compiled(text,jsonb,boolean)',
     'fail_task(uuid,text,integer,text,integer)',
-    'fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[])',
+    'fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[],text[])',
     'get_run_events(uuid)',
     'get_run_waits(uuid)',
     'get_step_signal(uuid,text)',

@@ -56,18 +56,19 @@ ONE_REPORT_PARAMS = {
     "payload": "payloads",
     "attempt": "attempts",
     "permanent": "permanents",
+    "traceback": "tracebacks",
 }
 
 
 def as_batch_call(query: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """A one-report call as the batch call it stands for (arrays of one), else unchanged.
 
-    Only failures carry ``permanent`` (completions never do)."""
+    Only failures carry ``permanent`` and ``traceback`` (completions never do)."""
     if query not in ONE_REPORT:
         return query, params
     expected = set(ONE_REPORT_PARAMS)
     if query != queries.FAIL_TASKS_ONE_REPORT:
-        expected.discard("permanent")
+        expected -= {"permanent", "traceback"}
     assert set(params) == expected
     return ONE_REPORT[query], {ONE_REPORT_PARAMS[k]: [v] for k, v in params.items()}
 

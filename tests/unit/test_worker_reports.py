@@ -114,7 +114,8 @@ def test_the_one_report_statement_is_the_batch_statement_for_arrays_of_one():
     ]
     for batch, one in pairs:
         as_arrays = one
-        for name in ("run_id", "step_slug", "task_index", "payload", "attempt", "permanent"):
+        names = ("run_id", "step_slug", "task_index", "payload", "attempt", "permanent")
+        for name in (*names, "traceback"):
             as_arrays = as_arrays.replace(f"array[%({name})s::", f"%({name}s)s::")
         as_arrays = as_arrays.replace("%(task_indexs)s", "%(task_indexes)s")
         as_arrays = re.sub(r"(%\([a-z_]+\)s::[a-z]+)\]", r"\1[]", as_arrays)

@@ -11,7 +11,9 @@ SQL answered it. Logs: a task's start and completion at DEBUG; a failed attempt 
 the handler's traceback, at WARNING when SQL retries it and at ERROR when it was the last.
 
 Handlers never take the worker down: any exception (or a timeout, or an output that is not
-JSON) becomes a failure report with the text ``"<ExceptionType>: <message>"``; the SQL then
+JSON) becomes a failure report with the text ``"<ExceptionType>: <message>"`` and, for an
+exception the handler raised, its formatted traceback (kept in the details of the run's
+``task:failed`` event; none for a timeout or an output that is not JSON); the SQL then
 decides between a retry (delay computed from the database clock) and exhaustion. A
 :class:`~pgflow.errors.PermanentError` or an output that is not JSON is reported
 *permanent*: no retry can cure it, so the task is exhausted at once. An ``async def``
@@ -59,6 +61,16 @@ logger = logging.getLogger("pgflow.worker")
 #: An async handler returning this long after its timeout blocked the loop at its deadline
 #: (a free loop would have cancelled it); below it, the lateness is scheduling jitter.
 OVERRUN_TOLERANCE_SECONDS = 0.1
+
+
+def failure_traceback(exc: BaseException) -> str:
+    """Return the formatted traceback of ``exc`` as a failure report sends it.
+
+    NUL is written as a backslash and ``x00`` (text cannot hold it); the text is bounded
+    (:func:`~pgflow.worker.log.bounded`) a little under the 16384 characters SQL keeps.
+    """
+    text = "".join(traceback.format_exception(exc)).replace("\x00", "\\x00")
+    return bounded(text, MAX_FIELD_CHARS - 64)
 
 
 class Executor:
@@ -186,6 +198,7 @@ class Executor:
         payload: str | None = None
         error: str | None = None
         failure: BaseException | None = None  # the handler's exception, for its traceback
+        handler_traceback: str | None = None  # sent with the report: handler errors only
         permanent = False  # no retry can cure it: PermanentError, output not JSON
         deadline: asyncio.Timeout | None = None
         is_sync = False
@@ -232,6 +245,7 @@ class Executor:
                 error = error_text(exc)
                 failure = exc
                 permanent = isinstance(exc, PermanentError)
+                handler_traceback = failure_traceback(exc)
         task.cancellation.handler = None
         seconds = clock.active_time() - started
         if self._on_handler_done is not None:
@@ -240,7 +254,9 @@ class Executor:
             completed = await self._complete(task, payload, seconds, counted)
         else:
             completed = False
-            await self._fail(task, error or "Error", seconds, counted, failure, permanent)
+            await self._fail(
+                task, error or "Error", seconds, counted, failure, permanent, handler_traceback
+            )
         if self._on_reported is not None:
             self._on_reported(task, completed)
 
@@ -294,8 +310,9 @@ class Executor:
         counted: StepMetrics,
         failure: BaseException | None = None,
         permanent: bool = False,
+        handler_traceback: str | None = None,
     ) -> None:
-        """Report a failure; log it once, with the handler's traceback.
+        """Report a failure (with ``handler_traceback``, if any); log it once, with its traceback.
 
         WARNING when SQL retries the task (outcome ``retried``), ERROR when the attempt
         was its last (outcome ``failed``: attempts used up, or a permanent failure).
@@ -304,7 +321,9 @@ class Executor:
         # attempt and the task left to the stalled-task requeue, again and again.
         message = message.replace("\x00", "\\x00")
         try:
-            result = await self._failures.report(self._report_of(task, message, permanent))
+            report = self._report_of(task, message, permanent)
+            report = dataclasses.replace(report, traceback=handler_traceback)
+            result = await self._failures.report(report)
         except psycopg.Error as exc:
             logger.error(
                 "failure report refused; the task is left to requeue_stalled_tasks",

@@ -37,9 +37,10 @@ class SqlMode:
         tick: the worker may call ``pgflow.tick()`` itself (fire waits, requeue stalled
             tasks); upstream's SQL has no tick (its cron job requeues stalled tasks).
         sync: flow options and schedules are synced at start.
-        run_control: failures may be reported permanent (``fail_tasks``'s ``permanent``
-            argument) and the heartbeat asks ``pgflow.cancelled_tasks`` which running tasks
-            were cancelled (``ctx.cancelled``).
+        run_control: failures may be reported permanent and with the handler's traceback
+            (``fail_tasks``'s ``permanent`` and ``tracebacks`` arguments) and the heartbeat
+            asks ``pgflow.cancelled_tasks`` which running tasks were cancelled
+            (``ctx.cancelled``).
     """
 
     name: str

@@ -28,7 +28,7 @@ WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
     "pgflow.enable_flow_notify(text,integer)",
     "pgflow.read_and_start_tasks(text,uuid,integer,integer,text[])",
     "pgflow.complete_tasks(uuid[],text[],integer[],jsonb[],integer[])",
-    "pgflow.fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[])",
+    "pgflow.fail_tasks(uuid[],text[],integer[],text[],integer[],boolean[],text[])",
     "pgflow.worker_heartbeat(uuid)",
     "pgflow.cancelled_tasks(uuid[],text[],integer[])",
     "pgflow.tick(integer)",
@@ -134,22 +134,25 @@ COMPLETE_TASKS_ONE_REPORT: Final[LiteralString] = (
 #: Report tasks whose handler failed (payloads: the error messages), each as the attempt
 #: that ran it; the SQL decides between retry (DB-time backoff) and exhaustion, except for
 #: a permanent failure (permanents: true when the handler raised PermanentError or returned
-#: a value that is not JSON), which is exhausted at once. One row per item, in order, with
-#: the columns of COMPLETE_TASKS.
+#: a value that is not JSON), which is exhausted at once. tracebacks: the handler's formatted
+#: traceback (None: none), kept in the details of the task:failed event only. One row per
+#: item, in order, with the columns of COMPLETE_TASKS.
 FAIL_TASKS: Final[LiteralString] = (
     "select status, outcome, reason, null::text as detail from pgflow.fail_tasks("
     "run_ids => %(run_ids)s::uuid[], step_slugs => %(step_slugs)s::text[], "
     "task_indexes => %(task_indexes)s::int[], error_messages => %(payloads)s::text[], "
-    "attempts => %(attempts)s::int[], permanent => %(permanents)s::boolean[])"
+    "attempts => %(attempts)s::int[], permanent => %(permanents)s::boolean[], "
+    "tracebacks => %(tracebacks)s::text[])"
 )
 
-#: FAIL_TASKS for one report, with the scalar parameters of COMPLETE_TASKS_ONE_REPORT and
-#: ``permanent``.
+#: FAIL_TASKS for one report, with the scalar parameters of COMPLETE_TASKS_ONE_REPORT,
+#: ``permanent`` and ``traceback``.
 FAIL_TASKS_ONE_REPORT: Final[LiteralString] = (
     "select status, outcome, reason, null::text as detail from pgflow.fail_tasks("
     "run_ids => array[%(run_id)s::uuid], step_slugs => array[%(step_slug)s::text], "
     "task_indexes => array[%(task_index)s::int], error_messages => array[%(payload)s::text], "
-    "attempts => array[%(attempt)s::int], permanent => array[%(permanent)s::boolean])"
+    "attempts => array[%(attempt)s::int], permanent => array[%(permanent)s::boolean], "
+    "tracebacks => array[%(traceback)s::text])"
 )
 
 # ---------------------------------------------------------------- timers and shutdown

@@ -54,6 +54,10 @@ class TaskReport:
         permanent: a failure no retry can cure (the handler raised ``PermanentError`` or
             returned a value that is not JSON): the task is exhausted at once. Sent only by
             a batcher made with ``permanent=True`` (failures on pgflow-py's SQL).
+        traceback: the handler's formatted traceback (failures; None: none), stored in the
+            details of the ``task:failed`` event the report records (bounded to 16384
+            characters in SQL), never in the error message. Sent only by a batcher made
+            with ``permanent=True``, as :attr:`permanent`.
     """
 
     run_id: str
@@ -62,6 +66,7 @@ class TaskReport:
     attempt: int
     payload: str
     permanent: bool = False
+    traceback: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +110,12 @@ class ReportBatcher:
         name: the SQL function's name, for logs.
         max_batch: most reports per call (1: each report in its own call, at once).
         reconnect_max_seconds: backoff cap while the database is unreachable.
-        permanent: the statements also take :attr:`TaskReport.permanent` (array parameter
-            ``permanents``, scalar ``permanent``): ``queries.FAIL_TASKS`` and
-            ``queries.FAIL_TASKS_ONE_REPORT``. False for completions and for upstream mode,
-            whose statements have no such argument.
+        permanent: the statements are pgflow-py's failure reports (``queries.FAIL_TASKS``
+            and ``queries.FAIL_TASKS_ONE_REPORT``) and also take
+            :attr:`TaskReport.permanent` (array parameter ``permanents``, scalar
+            ``permanent``) and :attr:`TaskReport.traceback` (``tracebacks``: NULL when no
+            report of the call has one; scalar ``traceback``). False for completions and
+            for upstream mode, whose statements have no such arguments.
         observe: called after each call that went through with ``(seconds, reports)``:
             its time to the commit (pool checkout and reconnection included) and how many
             reports it carried (the worker's report latency and group commit histograms).
@@ -217,6 +224,7 @@ class ReportBatcher:
             }
             if self._permanent:
                 params["permanent"] = one.permanent
+                params["traceback"] = one.traceback
         else:
             params = {
                 "run_ids": [r.run_id for r in batch],
@@ -227,6 +235,11 @@ class ReportBatcher:
             }
             if self._permanent:
                 params["permanents"] = [r.permanent for r in batch]
+                # NULL, not a list of NULLs, when none has one: adapting a list costs.
+                tracebacks = [r.traceback for r in batch]
+                params["tracebacks"] = (
+                    tracebacks if any(t is not None for t in tracebacks) else None
+                )
 
         async def read(cur: Any) -> list[Any]:
             return list(await cur.fetchall())
