@@ -1,8 +1,11 @@
 """The dashboard driven like a user, in headless Chromium (Debian's, through Playwright).
 
 Log in with the token, list the runs, filter them, open a run, cancel it with a reason, and
-see the audit row; then visit the other pages. A screenshot of each page is saved under
-test-artifacts/dashboard/ (or $PGFLOW_TEST_ARTIFACTS/dashboard/).
+see the audit row; then visit the other pages. Then a run retried after failures whose
+task is held by a dead worker: the list says so, the run page shows the note, the earlier
+failures with their traceback (a collapsible block), and the DAG of a flow whose edges skip
+columns. A screenshot of each page is saved under test-artifacts/dashboard/ (or
+$PGFLOW_TEST_ARTIFACTS/dashboard/).
 """
 
 from __future__ import annotations
@@ -12,7 +15,13 @@ import re
 import pytest
 
 from tests.e2e.dashboard_server import CHROMIUM_ARGS, artifacts_dir, chromium_path, serve_dashboard
-from tests.integration.test_dashboard_runs import make_every_status
+from tests.integration.test_dashboard_runs import (
+    claim,
+    complete_claimed,
+    fail_claimed,
+    make_every_status,
+    start,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -102,4 +111,101 @@ def test_list_filter_open_and_cancel_a_run_in_chromium(pgflow_dsn, pgflow_conn):
     assert status.fetchone()[0] == "cancelled"
     names = ["01-runs", "02-runs-filtered", "03-run", "04-run-cancelled", "05-needs-attention"]
     for name in [*names, "06-workers", "07-flows", "08-flow"]:
+        assert (shots / f"{name}.png").stat().st_size > 0
+
+
+def retried_run_held_by_a_dead_worker(conn) -> str:
+    """A run of a five-step flow (edges that skip columns, a long slug) whose step parse
+    failed twice (the second failure with a traceback), was retried, and whose new attempt
+    is held by a worker that stopped beating 5 minutes ago."""
+    conn.execute("select pgflow.create_flow('pipeline', max_attempts => 2, base_delay => 1)")
+    conn.execute("select pgflow.add_step('pipeline', 'fetch')")
+    conn.execute("select pgflow.add_step('pipeline', 'audit_every_customer_address_record')")
+    conn.execute("select pgflow.add_step('pipeline', 'parse', array['fetch'])")
+    conn.execute("select pgflow.add_step('pipeline', 'enrich', array['parse'])")
+    conn.execute(
+        "select pgflow.add_step('pipeline', 'publish',"
+        " array['enrich', 'fetch', 'audit_every_customer_address_record'])"
+    )
+    run_id = start(conn, "pipeline", {"day": "2024-05-01"})
+    complete_claimed(conn, claim(conn, "pipeline", 2))
+    for _ in range(2):
+        conn.execute("update pgmq.q_pipeline set vt = now() where true")
+        fail_claimed(conn, claim(conn, "pipeline"), "ValueError: row 17 has no date")
+    conn.execute(
+        "update pgflow.run_events"
+        " set details = details || jsonb_build_object('traceback', %s::text)"
+        " where run_id = %s and event = 'task:failed' and details ->> 'attempt' = '2'",
+        (TRACEBACK, run_id),
+    )
+    conn.execute("select pgflow.retry_run(%s, 'alice', 'dates fixed')", (run_id,))
+    [task] = claim(conn, "pipeline")
+    conn.execute(
+        "update pgflow.workers set last_heartbeat_at = now() - interval '5 min'"
+        " where worker_id = (select last_worker_id from pgflow.step_tasks"
+        "  where run_id = %s and step_slug = %s)",
+        (run_id, task[1]),
+    )
+    return run_id
+
+
+TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "pipeline.py", line 12, in parse\n'
+    "    day = row['date']\n"
+    "ValueError: row 17 has no date"
+)
+
+
+def test_a_retried_run_held_by_a_dead_worker_in_chromium(pgflow_dsn, pgflow_conn):
+    executable = chromium_path()
+    from playwright.sync_api import expect, sync_playwright
+
+    run_id = retried_run_held_by_a_dead_worker(pgflow_conn)
+    shots = artifacts_dir()
+
+    with serve_dashboard(pgflow_dsn) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.set_default_timeout(15_000)
+
+            page.goto(base + "/")
+            expect(page.locator(f'tr[data-run-id="{run_id}"] td.activity')).to_have_text(
+                "running parse: held by a dead worker (requeued by the sweep)"
+            )
+
+            page.goto(f"{base}/runs/{run_id}")
+            expect(page.locator("p.dead-note")).to_contain_text(
+                "1 task is held by a dead worker: no heartbeat for 5 min"
+            )
+            expect(page.locator('tr.task.dead-worker[data-step="parse"] .badge.dead')).to_have_text(
+                "dead"
+            )
+            # The timeline: the two attempts before the retry, the retry, the held one.
+            expect(page.locator("svg.timeline g.attempt.before-retry")).to_have_count(2)
+            expect(page.locator("svg.timeline g.retry-mark")).to_have_count(1)
+            expect(page.locator('svg.timeline g.attempt[data-outcome="held"]')).to_have_count(1)
+            # The DAG: edges that skip columns go around the boxes; the long slug is cut.
+            expect(page.locator("svg.dag path.edge.long")).to_have_count(2)
+            name = page.locator('svg.dag g.node[data-step="audit_every_customer_address_record"]')
+            expect(name.locator("text.name title")).to_have_text(
+                "audit_every_customer_address_record"
+            )
+            page.screenshot(path=str(shots / "09-run-retried-dead-worker.png"), full_page=True)
+
+            # The earlier failures stay listed; the traceback opens on a click.
+            failures = page.locator("#errors div.failure")
+            expect(failures).to_have_count(2)
+            expect(page.locator("#errors div.failure.before-retry")).to_have_count(2)
+            traceback = failures.nth(1).locator("details.traceback")
+            expect(traceback.locator("pre")).not_to_be_visible()
+            traceback.locator("summary").click()
+            expect(traceback.locator("pre")).to_be_visible()
+            expect(traceback.locator("pre")).to_contain_text('File "pipeline.py", line 12')
+            page.locator("#errors").screenshot(path=str(shots / "10-run-errors.png"))
+        finally:
+            browser.close()
+
+    for name in ("09-run-retried-dead-worker", "10-run-errors"):
         assert (shots / f"{name}.png").stat().st_size > 0

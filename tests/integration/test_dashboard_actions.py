@@ -18,12 +18,18 @@ from tests.integration.test_dashboard_runs import (
 
 FLASH = re.compile(r'<p class="flash (\w+)" role="status">(.*?)</p>', re.S)
 AUTH = basic("alice", "s3cret")
+SEEN_RERUNS = re.compile(r'<input type="hidden" name="seen_reruns" value="(\d+)">')
 
 
 def act(client, run_id: str, verb: str, **form: str) -> tuple[str, str]:
-    """Post one action as alice from the run page; return the flash (kind, text) shown."""
+    """Post one action as alice from the run page; return the flash (kind, text) shown.
+
+    A rerun carries the page's ``seen_reruns`` unless ``form`` gives one.
+    """
     page = client.get(f"/runs/{run_id}", headers=AUTH)
     csrf = CSRF.search(page.text).group(1)
+    if verb == "rerun" and "seen_reruns" not in form:
+        form["seen_reruns"] = SEEN_RERUNS.search(page.text).group(1)
     posted = client.post(f"/runs/{run_id}/{verb}", data={"csrf": csrf, **form}, headers=AUTH)
     assert posted.status_code == 303, posted.text
     assert posted.headers["location"] == f"/runs/{run_id}"

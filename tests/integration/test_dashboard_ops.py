@@ -98,8 +98,8 @@ def test_needs_attention_groups_failures_and_stuck_runs_and_retries_a_group(
 
     assert group is not None
     assert (
-        '<td class="count"><a href="/?flow=checkout&amp;status=failed&amp;step=charge">2</a>'
-        in (group.group(1))
+        '<td class="count"><a href="/?flow=checkout&amp;status=failed&amp;step=charge'
+        '&amp;error=CardDeclined">2</a>' in (group.group(1))
     )
     assert 'data-reason="paused"' in page and f'data-run-id="{paused}"' in page
     assert retried.status_code == 303 and resumed.status_code == 303

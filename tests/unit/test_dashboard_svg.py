@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from pgflow.dashboard.svg_bars import draw_run_counts
 from pgflow.dashboard.svg_dag import BOX_W, GAP_X, MARGIN, draw_dag
-from pgflow.dashboard.svg_timeline import MAX_BARS, draw_timeline
+from pgflow.dashboard.svg_timeline import MAX_BARS, ROWS_PER_STEP, draw_timeline
 from pgflow.observe.flow_stats import RunCountBucket
 from pgflow.observe.run_attempts import Attempt, TaskView, attempts_of
 from pgflow.observe.run_detail import StepView
@@ -46,7 +46,7 @@ def test_the_dag_lays_steps_out_by_depth_with_an_edge_per_dependency():
     edges = sorted(
         (p.get("data-from"), p.get("data-to"))
         for p in root.iter("{http://www.w3.org/2000/svg}path")
-        if p.get("class") == "edge"
+        if p.get("class", "").split()[:1] == ["edge"]
     )
     assert edges == [("fetch", "parse"), ("other", "save"), ("parse", "save")]
     assert "6/10 · map" in svg
@@ -63,13 +63,19 @@ def test_texts_are_escaped():
 
 
 def test_the_timeline_has_a_bar_per_attempt_and_counts_the_rest():
+    steps = [f"s{n}" for n in range(MAX_BARS // ROWS_PER_STEP + 2)]
     attempts = [
-        Attempt("s", i, 1, T0, T0 + timedelta(seconds=1), T0 + timedelta(seconds=2), "completed")
-        for i in range(MAX_BARS + 5)
+        Attempt(s, i, 1, T0, T0 + timedelta(seconds=1), T0 + timedelta(seconds=2), "completed")
+        for s in steps
+        for i in range(ROWS_PER_STEP + 1)
     ]
     svg = draw_timeline(attempts, T0, T0 + timedelta(seconds=3))
-    assert len(re.findall(r'<g class="attempt o-completed"', svg)) == MAX_BARS
-    assert "5 more attempts not drawn" in svg
+    # Each step: ROWS_PER_STEP bars and a note row; MAX_BARS rows in all, the rest counted.
+    per_step = ROWS_PER_STEP + 1
+    bars = sum(1 for row in range(MAX_BARS) if row % per_step != ROWS_PER_STEP)
+    assert len(re.findall(r'<g class="attempt o-completed"', svg)) == bars
+    assert "1 more attempts of s0" in svg
+    assert f"{len(steps) * per_step - MAX_BARS} more rows not drawn" in svg
     assert draw_timeline([], T0, T0) == ""
 
 
@@ -101,9 +107,12 @@ def test_attempts_are_rebuilt_from_the_task_and_its_events():
     assert [(a.attempt, a.outcome, a.started_at) for a in exhausted] == [(1, "failed", T0)]
     never = attempts_of([task("cancelled", 0, ended=t1)], [])
     assert [(a.attempt, a.outcome) for a in never] == [(1, "cancelled")]
-    # Events of the task before it was queued again (retry_run) are not its attempts.
+    # Events of the task before it was queued again (retry_run) are its earlier attempts.
     fresh = attempts_of([task("completed", 1, queued=t2, started=t2, ended=t3)], events[:1])
-    assert [(a.attempt, a.outcome) for a in fresh] == [(1, "completed")]
+    assert [(a.attempt, a.outcome, a.before_retry) for a in fresh] == [
+        (1, "failed", True),
+        (1, "completed", False),
+    ]
 
 
 def test_the_bar_chart_has_a_bucket_per_interval():

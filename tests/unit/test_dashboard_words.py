@@ -129,6 +129,47 @@ def test_describe(facts, said):
 
 
 @pytest.mark.parametrize(
+    ("running", "retrying", "said"),
+    [
+        (
+            [["process", "map", 30, 5, 5]],
+            False,
+            "running process: 25 of 30 tasks, 5 held by a dead worker (requeued by the sweep)",
+        ),
+        (
+            [["charge", "single", 1, 1, 1], ["ship", "single", 1, 1, 0]],
+            False,
+            "running charge: held by a dead worker (requeued by the sweep), ship",
+        ),
+        ([["process", "map", 30, 5, 0]], False, "running process: 25 of 30 tasks"),
+        (
+            [[s, "single", 1, 1, 1 if s == "e" else 0] for s in "abcde"],
+            False,
+            "running a, b, c and 2 more steps (1 more tasks held by a dead worker"
+            " (requeued by the sweep))",
+        ),
+        (
+            [["fetch", "map", 10, 10, 2]],
+            True,
+            "retrying fetch (attempt 2 of 3): TimeoutError;"
+            " 2 tasks held by a dead worker (requeued by the sweep)",
+        ),
+    ],
+)
+def test_tasks_held_by_a_dead_worker_are_said(running, retrying, said):
+    facts = {"status": "started", "running": running}
+    if retrying:
+        facts |= {
+            "retry_step": "fetch",
+            "retry_attempt": 2,
+            "retry_max": 3,
+            "retry_error": "TimeoutError: slow",
+            "retry_count": 1,
+        }
+    assert describe(facts) == said
+
+
+@pytest.mark.parametrize(
     ("text", "short"),
     [
         ("CardDeclined: card 4242 declined", "CardDeclined"),

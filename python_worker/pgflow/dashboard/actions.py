@@ -3,11 +3,13 @@
 ``POST /runs/<run_id>/<verb>`` with a form holding ``reason`` (required), ``csrf`` and
 ``expected_status`` (the status the operator saw: a run that has moved on since is left
 alone, and the page says so), plus ``step`` for ``skip`` and ``signal_name`` / ``payload``
-(JSON) for ``signal``. Each action goes through :class:`pgflow.Client` (the run-control and
-signal functions of the SQL API) with actor ``dashboard:<user>``, then redirects to the
-run page with the real outcome in a flash message (``"cancelled"``, ``"already moved on:
-now completed"``, ``"not done: ..."``). Without a configured credential every POST is
-answered 403 (read-only dashboard).
+(JSON) for ``signal``, and ``seen_reruns`` for ``rerun``: how many reruns of the run the
+page showed (a run rerun since is not rerun again: ``"already rerun as 1a2b3c4d"``, so a
+second click or a resubmitted form does not start a second new run). Each action goes
+through :class:`pgflow.Client` (the run-control and signal functions of the SQL API) with
+actor ``dashboard:<user>``, then redirects to the run page with the real outcome in a
+flash message (``"cancelled"``, ``"already moved on: now completed"``, ``"not done:
+..."``). Without a configured credential every POST is answered 403 (read-only dashboard).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pgflow.client import RUN_STATUSES, Client, RunControlResult
 from pgflow.dashboard.auth import Identity, csrf_problem
 from pgflow.dashboard.web import Dashboard, dashboard, gate, redirect_with_flash
 from pgflow.errors import PgflowError
+from pgflow.observe.run_history import rerun_ids
 
 #: The verbs of ``POST /runs/<run_id>/<verb>`` and the client method each calls.
 VERBS: Final = {
@@ -154,11 +157,42 @@ def act(
                 if not step:
                     return Outcome("not done: choose the step to skip", "error")
                 result = client.skip_step(run_id, step, **kwargs)
+            elif verb == "rerun":
+                refused = rerun_refusal(conn, run_id, form.get("seen_reruns", ""))
+                if refused is not None:
+                    return refused
+                result = client.rerun(run_id, **kwargs)
             else:
                 result = getattr(client, VERBS[verb])(run_id, **kwargs)
             return said(verb, result, form.get("step", ""))
     except (PgflowError, psycopg.Error) as exc:
         return Outcome(f"not done: {_message(exc)}", "error")
+
+
+def rerun_refusal(conn: psycopg.Connection[Any], run_id: str, seen: str) -> Outcome | None:
+    """Refuse a rerun when the run's reruns changed since the page was shown.
+
+    Check, then act: two posts at the same moment can both pass this check and start two
+    new runs (``pgflow.rerun_flow`` takes no idempotency key), so it stops a second click
+    or a resubmitted form, not a race.
+
+    Args:
+        conn: an open connection.
+        run_id: the run to rerun.
+        seen: the form's ``seen_reruns``: how many reruns of the run the page showed.
+
+    Returns:
+        The refusal (``"already rerun as <short id>"``, linking to the newest rerun), or
+        None when the count is the one the page showed.
+    """
+    if not seen.strip().isdigit():
+        return Outcome("not done: the form did not say how many reruns you saw", "error")
+    reruns = rerun_ids(conn, run_id)
+    if len(reruns) == int(seen):
+        return None
+    if not reruns:  # the form said more than there are
+        return Outcome("not done: the run's reruns changed since the page was shown", "info")
+    return Outcome(f"already rerun as {reruns[-1][:8]}", "info", link=f"/runs/{reruns[-1]}")
 
 
 def said(verb: str, result: RunControlResult, step: str = "") -> Outcome:

@@ -7,13 +7,17 @@ group with a reason: retry (or rerun) every failed run of a failed group, or can
 run of a stuck group (resume, for the paused group). Each run goes through the same
 client verb as the run page, with ``expected_status`` the status the group implies, and
 the flash message counts the outcomes ("retry 12 runs: 10 done, 1 already moved on, 1
-not done").
+not done"). One action takes at most :data:`GROUP_LIMIT` runs; a larger group is said so
+("retry 1,000 of 20,000 runs: 1,000 done; 19,000 remain: run it again"). The form carries
+when the page was shown (``seen_at``, the database's clock): "rerun all" leaves alone a
+run rerun since then ("already rerun"), so a second click does not rerun the group twice.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Final
 
 import psycopg
@@ -24,10 +28,12 @@ from starlette.responses import Response
 from pgflow.client import Client
 from pgflow.dashboard.actions import VERBS, checked_form, refuse
 from pgflow.dashboard.auth import Identity
+from pgflow.dashboard.run_query import parse_time
 from pgflow.dashboard.web import Dashboard, dashboard, gate, redirect_with_flash, render
 from pgflow.errors import PgflowError
-from pgflow.observe.failed_groups import failed_group_runs, failed_groups
-from pgflow.observe.stuck import stuck_runs
+from pgflow.observe.failed_groups import failed_group_runs, failed_group_size, failed_groups
+from pgflow.observe.run_history import reruns_since
+from pgflow.observe.stuck import stuck_counts, stuck_runs
 
 #: Per stuck reason: the run status its runs are in, and the verbs a group may take.
 STUCK_ACTIONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
@@ -37,8 +43,10 @@ STUCK_ACTIONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
 }
 #: The verbs a failed group may take.
 FAILED_ACTIONS: Final = ("retry", "rerun")
-#: The most runs one group action touches.
+#: The most runs one group action touches (a larger group takes several clicks).
 GROUP_LIMIT: Final = 1000
+#: The order the flash message counts the outcomes in.
+_OUTCOMES: Final = ("done", "already moved on", "already rerun", "not done")
 
 
 def attention_page(request: Request) -> Response:
@@ -49,14 +57,18 @@ def attention_page(request: Request) -> Response:
     with dashboard(request).connection() as conn:
         groups = failed_groups(conn)
         stuck = stuck_runs(conn)
+        counts = stuck_counts(conn)
+        seen_at = conn.execute("select now()").fetchone()
     by_reason: dict[str, list[object]] = {}
     for row in stuck:
         by_reason.setdefault(row.reason, []).append(row)
     context = {
         "groups": groups,
         "stuck": by_reason,
+        "stuck_counts": counts,
         "stuck_actions": STUCK_ACTIONS,
         "failed_actions": FAILED_ACTIONS,
+        "seen_at": seen_at[0].isoformat() if seen_at is not None else "",
     }
     return render(request, "attention.html", context, identity)
 
@@ -93,7 +105,7 @@ def act_on_group(
     reason: str,
     form: Mapping[str, str],
 ) -> tuple[str, str]:
-    """Do ``verb`` on every run of the group; return the flash text and its kind.
+    """Do ``verb`` on every run of the group (at most :data:`GROUP_LIMIT`); say what came of it.
 
     Args:
         dash: the app's state.
@@ -103,25 +115,37 @@ def act_on_group(
         verb: a key of :data:`pgflow.dashboard.actions.VERBS`.
         expected: the run status the group implies (``expected_status`` of each call).
         reason: why.
-        form: the form.
+        form: the form (``seen_at``: when the page was shown, required for ``rerun``).
 
     Returns:
-        ``("<verb> <n> runs: <a> done, <b> already moved on, <c> not done", kind)``.
+        ``("<verb> <n> runs: <a> done, <b> already moved on, <c> not done", kind)``; for a
+        group larger than :data:`GROUP_LIMIT`, ``"<verb> <n> of <total> runs: ...; <m>
+        remain: run it again"``.
     """
+    seen_at = _seen_at(form) if verb == "rerun" else None
+    if verb == "rerun" and seen_at is None:
+        return "not done: the form did not say when you saw the group", "error"
     outcomes: Counter[str] = Counter()
     with dash.connection() as conn:
         if kind == "failed":
             flow, step = form.get("flow", ""), form.get("step", "")
-            run_ids = failed_group_runs(
-                conn, flow, step, form.get("error_key", ""), limit=GROUP_LIMIT
-            )
+            error_key = form.get("error_key", "")
+            run_ids = failed_group_runs(conn, flow, step, error_key, limit=GROUP_LIMIT)
+            total = failed_group_size(conn, flow, step, error_key)
         else:
             run_ids = sorted(
                 {str(r.run_id) for r in stuck_runs(conn, reasons=[kind], limit=GROUP_LIMIT)}
             )
+            total = stuck_counts(conn).get(kind, 0)
+        # Runs rerun since the page was shown are left alone. Check, then act: another post
+        # at the same moment can still rerun a run twice (rerun_flow has no idempotency key).
+        rerun = reruns_since(conn, run_ids, seen_at) if seen_at is not None else {}
         client = Client(connection=conn)
         method = getattr(client, VERBS[verb])
         for run_id in run_ids:
+            if run_id in rerun:
+                outcomes["already rerun"] += 1
+                continue
             try:
                 result = method(
                     run_id, actor=identity.actor, reason=reason, expected_status=expected
@@ -132,11 +156,31 @@ def act_on_group(
             outcomes["done" if result.changed else "already moved on"] += 1
     if not run_ids:
         return f"{verb}: no run in this group any more", "info"
-    counts = ", ".join(
-        f"{outcomes[k]} {k}" for k in ("done", "already moved on", "not done") if outcomes[k]
-    )
-    level = (
-        "ok" if outcomes["done"] == len(run_ids) else ("error" if outcomes["not done"] else "info")
-    )
-    runs = "run" if len(run_ids) == 1 else "runs"
-    return f"{verb} {len(run_ids)} {runs}: {counts}", level
+    return _said(verb, outcomes, len(run_ids), max(total, len(run_ids)))
+
+
+def _said(verb: str, outcomes: Counter[str], tried: int, total: int) -> tuple[str, str]:
+    """The flash text and kind of a group action that tried ``tried`` of ``total`` runs."""
+    counts = ", ".join(f"{outcomes[k]:,} {k}" for k in _OUTCOMES if outcomes[k])
+    remain = total - tried
+    if outcomes["not done"]:
+        level = "error"
+    elif outcomes["done"] == tried and not remain:
+        level = "ok"
+    else:
+        level = "info"
+    if remain:
+        return (
+            f"{verb} {tried:,} of {total:,} runs: {counts}; {remain:,} remain: run it again",
+            level,
+        )
+    runs = "run" if tried == 1 else "runs"
+    return f"{verb} {tried:,} {runs}: {counts}", level
+
+
+def _seen_at(form: Mapping[str, str]) -> datetime | None:
+    """The form's ``seen_at`` (ISO 8601, from the database clock), or None if unreadable."""
+    try:
+        return parse_time(form.get("seen_at", ""))
+    except ValueError:
+        return None

@@ -18,12 +18,13 @@ from pgflow.dashboard.svg_dag import draw_dag
 from pgflow.dashboard.svg_timeline import draw_timeline
 from pgflow.dashboard.web import dashboard, gate, render
 from pgflow.observe.run_detail import RunDetail, load_run
+from pgflow.observe.run_tasks import TASKS_PER_STEP
 from pgflow.observe.runs import STATUSES, list_runs
 
 #: The run statuses each action applies to (the SQL decides in the end; these choose which
-#: forms the page offers).
+#: forms the page offers). A queued run has not run: rerun_flow refuses it.
 ACTIONS_BY_STATUS: dict[str, tuple[str, ...]] = {
-    "queued": ("cancel", "rerun", "signal"),
+    "queued": ("cancel", "signal"),
     "started": ("pause", "cancel", "rerun", "skip", "signal"),
     "paused": ("resume", "cancel", "rerun", "skip", "signal"),
     "failed": ("retry", "rerun", "skip"),
@@ -76,6 +77,10 @@ def run_page(request: Request) -> Response:
     return render(request, "run.html", run_context(detail), identity)
 
 
+#: The step statuses skip_step accepts in a started or paused run (in a failed run: failed).
+SKIPPABLE: tuple[str, ...] = ("created", "waiting")
+
+
 def run_context(detail: RunDetail) -> dict[str, Any]:
     """The template context of a run page."""
     run = detail.run
@@ -83,7 +88,7 @@ def run_context(detail: RunDetail) -> dict[str, Any]:
     skippable = [
         step.step_slug
         for step in detail.steps
-        if (run["status"] in ("started", "paused") and step.status == "created")
+        if (run["status"] in ("started", "paused") and step.status in SKIPPABLE)
         or (run["status"] == "failed" and step.status == "failed")
     ]
     actions = [
@@ -96,10 +101,17 @@ def run_context(detail: RunDetail) -> dict[str, Any]:
         "input_json": pretty(run["input"]),
         "output_json": None if run["output"] is None else pretty(run["output"]),
         "dag_svg": draw_dag(detail.steps),
-        "timeline_svg": draw_timeline(detail.attempts, run["started_at"], end),
+        "timeline_svg": draw_timeline(
+            detail.attempts,
+            run["started_at"],
+            end,
+            retried_at=detail.history.retried_at,
+            not_read=detail.tasks_not_read,
+        ),
         "failed_steps": [s for s in detail.steps if s.status == "failed" and s.error_message],
         "actions": actions,
         "skippable": skippable,
+        "tasks_per_step": TASKS_PER_STEP,
         "pretty": pretty,
     }
 

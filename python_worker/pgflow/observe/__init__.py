@@ -13,6 +13,9 @@ every age on the database clock, and imports no web framework):
 - :mod:`~pgflow.observe.runs`, :mod:`~pgflow.observe.run_detail`: the dashboard's runs list
   and run page; :mod:`~pgflow.observe.run_words` says what a run is doing in words,
   :mod:`~pgflow.observe.run_attempts` rebuilds each task's attempts for the timeline,
+  :mod:`~pgflow.observe.run_history` reads its failed attempts (with tracebacks), retries
+  and reruns from the audit trail, :mod:`~pgflow.observe.run_tasks` its tasks and which a
+  dead worker holds,
   :mod:`~pgflow.observe.failed_groups` groups failed runs by flow, step and error.
 """
 

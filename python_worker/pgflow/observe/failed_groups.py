@@ -1,10 +1,12 @@
 """Failed runs grouped by flow, failed step and kind of error, for the "Needs attention" page.
 
 :func:`failed_groups` counts the failed runs of each group with when the group was first
-and last seen; :func:`failed_group_runs` lists the runs of one group, so an operator can act
-on the whole group (retry them all). The kind of error is the short form of
-:func:`pgflow.observe.run_words.short_error` (the exception type name the worker stores
-first), so ``CardDeclined: card 4242`` and ``CardDeclined: card 1111`` fall together.
+and last seen; :func:`failed_group_runs` lists the runs of one group (up to a limit) and
+:func:`failed_group_size` counts them all, so an operator can act on the whole group
+(retry them all) and be told what is left when it is larger than one action takes. The
+kind of error is the short form of :func:`pgflow.observe.run_words.short_error` (the
+exception type name the worker stores first), so ``CardDeclined: card 4242`` and
+``CardDeclined: card 1111`` fall together.
 """
 
 from __future__ import annotations
@@ -65,6 +67,10 @@ _FAILED_GROUPS: Final[LiteralString] = (
     " min(f.failed_at), max(f.failed_at)"
     " from (" + _FAILED + ") as f group by 1, 2, 3 order by max(f.failed_at) desc limit %(limit)s"
 )
+_FAILED_GROUP_SIZE: Final[LiteralString] = (
+    "select count(*)::int from (" + _FAILED + ") as f"
+    " where f.flow_slug = %(flow)s and f.step_slug = %(step)s and f.error_key = %(error_key)s"
+)
 _FAILED_GROUP_RUNS: Final[LiteralString] = (
     "select f.run_id::text from (" + _FAILED + ") as f"
     " where f.flow_slug = %(flow)s and f.step_slug = %(step)s and f.error_key = %(error_key)s"
@@ -106,3 +112,20 @@ def failed_group_runs(
     """
     params = {"flow": flow, "step": step, "error_key": error_key, "limit": limit}
     return [row[0] for row in conn.execute(_FAILED_GROUP_RUNS, params).fetchall()]
+
+
+def failed_group_size(conn: psycopg.Connection[Any], flow: str, step: str, error_key: str) -> int:
+    """How many failed runs one :class:`FailedGroup` holds now (no limit).
+
+    Args:
+        conn: an open connection (only reads).
+        flow: the group's ``flow_slug``.
+        step: its ``step_slug``.
+        error_key: its ``error_key``.
+
+    Raises:
+        psycopg.Error: the database refused the query.
+    """
+    params = {"flow": flow, "step": step, "error_key": error_key}
+    row = conn.execute(_FAILED_GROUP_SIZE, params).fetchone()
+    return int(row[0]) if row is not None else 0

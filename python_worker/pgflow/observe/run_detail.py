@@ -1,11 +1,12 @@
 """One run in full, for the dashboard's run page: steps, tasks, attempts, events, signals.
 
 :func:`load_run` reads a run with its flow's steps (and their dependencies, for the DAG),
-its tasks with the worker that last ran each (``pgflow.workers``), its audit trail
-(``pgflow.get_run_events``), its signals (``pgflow.signals``) and its waits; and rebuilds
-the attempts of each task (:func:`pgflow.observe.run_attempts.attempts_of`), for the
-timeline. Reads only. ``redact=True`` leaves out every payload (run input and output,
-step and task outputs, signal payloads); error texts stay.
+its tasks with their workers and attempts (:mod:`pgflow.observe.run_tasks`: a started
+task whose worker is dead or stopped is marked), its audit trail
+(``pgflow.get_run_events``), its past (:mod:`pgflow.observe.run_history`: failed attempts
+before and after retries, reruns), its signals (``pgflow.signals``) and its waits. Reads
+only. ``redact=True`` leaves out every payload (run input and output, step and task
+outputs, signal payloads); error texts stay.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ import psycopg
 from psycopg.rows import dict_row
 
 from pgflow.client.records import RunEvent
-from pgflow.observe.run_attempts import Attempt, TaskView, attempts_of
+from pgflow.observe.run_attempts import Attempt, TaskView
+from pgflow.observe.run_history import RunHistory, read_history
+from pgflow.observe.run_tasks import DeadHeld, read_tasks
 from pgflow.observe.runs import RunSummary, summarize_run
+from pgflow.observe.workers import DEAD_AFTER_S_DEFAULT
 
-#: At most this many tasks (and their attempts) are read for a run, in step and task order.
-MAX_TASKS: Final = 500
 #: At most this many events are read for a run: the newest.
 MAX_EVENTS: Final = 1000
 
@@ -37,28 +39,15 @@ _STEPS: Final = (
     " ss.completed_at, ss.failed_at, ss.skipped_at, ss.cancelled_at,"
     " coalesce((select array_agg(d.dep_slug order by d.dep_slug) from pgflow.deps as d"
     "  where d.flow_slug = s.flow_slug and d.step_slug = s.step_slug), '{}') as deps,"
-    " sw.kind as wait_kind, sw.signal_name as wait_signal"
+    " sw.kind as wait_kind, sw.signal_name as wait_signal,"
+    " coalesce(s.opt_base_delay, f.opt_base_delay)::float8 as base_delay"
     " from pgflow.steps as s"
+    " join pgflow.flows as f on f.flow_slug = s.flow_slug"
     " left join pgflow.step_states as ss on ss.run_id = %(run_id)s::uuid"
     "  and ss.step_slug = s.step_slug"
     " left join pgflow.step_waits as sw on sw.flow_slug = s.flow_slug"
     "  and sw.step_slug = s.step_slug"
     " where s.flow_slug = %(flow_slug)s order by s.step_index"
-)
-_TASKS: Final = (
-    "select t.step_slug, t.task_index, t.status, t.attempts_count, t.error_message, t.output,"
-    " t.queued_at, t.started_at, t.completed_at, t.failed_at, t.cancelled_at, t.requeued_count,"
-    " t.last_worker_id::text as worker_id, w.function_name as worker_function,"
-    " w.queue_name as worker_queue, count(*) over () as total"
-    " from pgflow.step_tasks as t"
-    " join pgflow.steps as s on s.flow_slug = t.flow_slug and s.step_slug = t.step_slug"
-    " left join pgflow.workers as w on w.worker_id = t.last_worker_id"
-    " where t.run_id = %(run_id)s::uuid order by s.step_index, t.task_index limit %(limit)s"
-)
-_TASK_EVENTS: Final = (
-    "select e.step_slug, e.task_index, e.event, e.details, e.created_at"
-    " from pgflow.run_events as e where e.run_id = %(run_id)s::uuid"
-    " and e.event in ('task:failed', 'task:requeued') order by e.id limit %(limit)s"
 )
 _EVENTS: Final = (
     "select e.id, e.run_id, e.step_slug, e.task_index, e.event, e.actor, e.reason, e.details,"
@@ -140,12 +129,19 @@ class RunDetail:
             ``ended_at``.
         now: the database's ``now()`` when it was read (the timeline's right edge).
         steps: the flow's steps in definition order, with their state in the run.
-        tasks: the run's tasks in step and task order (at most :data:`MAX_TASKS`).
+        tasks: the run's tasks in step and task order (at most
+            :data:`~pgflow.observe.run_tasks.MAX_TASKS`, and
+            :data:`~pgflow.observe.run_tasks.TASKS_PER_STEP` per step).
         tasks_total: how many tasks the run has.
-        attempts: the attempts of those tasks, in the same order.
+        attempts: the attempts of those tasks, in the same order (those made before a
+            retry of the run included).
         events: the audit trail, oldest first (the newest :data:`MAX_EVENTS` events).
         events_truncated: True when older events were left out.
         signals: the signals sent to the run, oldest first.
+        history: its failed attempts (before retries too), retries and reruns.
+        dead_held: its started tasks held by a dead worker, or None when there is none.
+        tasks_not_read: per step, its tasks left out of ``tasks`` (the step's only when
+            some were).
         redacted: True when payloads were left out.
     """
 
@@ -159,16 +155,18 @@ class RunDetail:
     events: list[RunEvent]
     events_truncated: bool
     signals: list[SignalView]
+    history: RunHistory = field(default_factory=lambda: RunHistory([], 0, [], []))
+    dead_held: DeadHeld | None = None
+    tasks_not_read: dict[str, int] = field(default_factory=dict)
     redacted: bool = field(default=False)
-
-    @property
-    def failed_attempts(self) -> list[Attempt]:
-        """The attempts that failed, with their errors, in task order."""
-        return [a for a in self.attempts if a.outcome == "failed"]
 
 
 def load_run(
-    conn: psycopg.Connection[Any], run_id: str, *, redact: bool = False
+    conn: psycopg.Connection[Any],
+    run_id: str,
+    *,
+    redact: bool = False,
+    dead_after_s: float = DEAD_AFTER_S_DEFAULT,
 ) -> RunDetail | None:
     """Read one run in full for the run page.
 
@@ -177,6 +175,7 @@ def load_run(
         run_id: the run's uuid as text.
         redact: leave out the run input and output, step and task outputs and signal
             payloads (error texts are kept).
+        dead_after_s: seconds without a heartbeat after which a worker is dead.
 
     Returns:
         The run, or None when no run has this id.
@@ -190,17 +189,26 @@ def load_run(
         run = cur.execute(_RUN, params).fetchone()
         if run is None:
             return None
-        summary = summarize_run(conn, run_id)
+        summary = summarize_run(conn, run_id, dead_after_s=dead_after_s)
         params["flow_slug"] = run["flow_slug"]
         waits = {w["step_slug"]: w for w in cur.execute(_WAITS, params).fetchall()}
-        steps = _steps(cur.execute(_STEPS, params).fetchall(), waits, redact)
-        task_rows = cur.execute(_TASKS, {**params, "limit": MAX_TASKS}).fetchall()
-        task_events = cur.execute(_TASK_EVENTS, {**params, "limit": MAX_TASKS * 20}).fetchall()
+        step_rows = cur.execute(_STEPS, params).fetchall()
         event_rows = cur.execute(_EVENTS, {**params, "limit": MAX_EVENTS + 1}).fetchall()
         signal_rows = cur.execute(_SIGNALS, params).fetchall()
+    history = read_history(conn, run_id)
+    base_delays = {
+        row["step_slug"]: row["base_delay"] for row in step_rows if row["base_delay"] is not None
+    }
+    tasks = read_tasks(
+        conn,
+        run_id,
+        redact=redact,
+        dead_after_s=dead_after_s,
+        retried_at=history.retried_at,
+        base_delays=base_delays,
+    )
     if summary is None:  # pragma: no cover - deleted between the two reads
         return None
-    tasks = [_task(row, redact) for row in task_rows]
     events = [RunEvent.from_row(list(row.values())) for row in reversed(event_rows)]
     if redact:
         run = {**run, "input": None, "output": None}
@@ -208,16 +216,19 @@ def load_run(
         summary=summary,
         run=run,
         now=run["db_now"],
-        steps=steps,
-        tasks=tasks,
-        tasks_total=int(task_rows[0]["total"]) if task_rows else 0,
-        attempts=attempts_of(tasks, task_events),
+        steps=_steps(step_rows, waits, redact),
+        tasks=tasks.tasks,
+        tasks_total=tasks.total,
+        attempts=tasks.attempts,
         events=events[-MAX_EVENTS:],
         events_truncated=len(events) > MAX_EVENTS,
         signals=[
             SignalView(**{**row, "payload": None if redact else row["payload"]})
             for row in signal_rows
         ],
+        history=history,
+        dead_held=tasks.dead_held,
+        tasks_not_read=tasks.not_read,
         redacted=redact,
     )
 
@@ -257,21 +268,3 @@ def _steps(
             )
         )
     return steps
-
-
-def _task(row: Mapping[str, Any], redact: bool) -> TaskView:
-    return TaskView(
-        step_slug=row["step_slug"],
-        task_index=row["task_index"],
-        status=row["status"],
-        attempts_count=row["attempts_count"],
-        error_message=row["error_message"],
-        output=None if redact else row["output"],
-        queued_at=row["queued_at"],
-        started_at=row["started_at"],
-        ended_at=row["completed_at"] or row["failed_at"] or row["cancelled_at"],
-        requeued_count=row["requeued_count"],
-        worker_id=row["worker_id"],
-        worker_function=row["worker_function"],
-        worker_queue=row["worker_queue"],
-    )

@@ -4,8 +4,10 @@
 into a sentence (``"running parse: 1,070 of 1,792 tasks"``, ``"retrying fetch (attempt 2
 of 3, next in 40 s): TimeoutError"``, ``"waiting for signal approved since 3 h"``,
 ``"failed at charge: CardDeclined"``, ``"queued behind 2 runs (key k)"``, ``"paused by
-alice: reason"``, ``"completed in 4.2 s"``, ``"expired (deadline ...)"``). Ages and times
-left come in as seconds measured on the database clock; nothing here reads a clock.
+alice: reason"``, ``"completed in 4.2 s"``, ``"expired (deadline ...)"``); started tasks
+whose worker is dead are said apart (``"running process: 25 of 30 tasks, 5 held by a dead
+worker (requeued by the sweep)"``). Ages and times left come in as seconds measured on the
+database clock; nothing here reads a clock.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 
 def describe(facts: Mapping[str, Any]) -> str:
@@ -22,7 +24,8 @@ def describe(facts: Mapping[str, Any]) -> str:
 
     Args:
         facts: a row of the page query (``status`` and the columns of its lateral parts:
-            ``running``, ``retry_*``, ``wait_*``, ``failed_*``, ``by_*``,
+            ``running`` (per started step: slug, type, initial and remaining tasks, and
+            started tasks held by a dead worker), ``retry_*``, ``wait_*``, ``failed_*``, ``by_*``,
             ``queued_behind``, ``took_seconds``, ``deadline``, ``concurrency_key``) plus
             ``retry_due_in`` (seconds until the retrying task's message is visible, or
             None). Missing keys count as None.
@@ -32,7 +35,10 @@ def describe(facts: Mapping[str, Any]) -> str:
     """
     status = facts.get("status")
     if status == "started":
-        parts = [_retrying(facts) or _running(facts.get("running")), _waiting(facts)]
+        running = facts.get("running")
+        retrying = _retrying(facts)
+        parts = [retrying, _held(running)] if retrying else [_running(running)]
+        parts.append(_waiting(facts))
         return "; ".join(part for part in parts if part) or "started"
     if status == "completed":
         took = facts.get("took_seconds")
@@ -59,20 +65,42 @@ def describe(facts: Mapping[str, Any]) -> str:
     return str(status)
 
 
+#: What the runs list adds to tasks held by a dead worker: nobody will report them.
+DEAD_HELD: Final = "held by a dead worker (requeued by the sweep)"
+
+
 def _running(running: Sequence[Sequence[Any]] | None) -> str | None:
-    """``running parse: 1,070 of 1,792 tasks`` (a single task step: its slug alone)."""
+    """``running parse: 1,070 of 1,792 tasks`` (a single task step: its slug alone).
+
+    A step's fifth fact, when present, counts its started tasks held by a dead worker:
+    ``running parse: 25 of 30 tasks, 5 held by a dead worker (requeued by the sweep)``, or
+    for a single task step ``running charge: held by a dead worker (...)``.
+    """
     if not running:
         return None
     parts = []
-    for step_slug, step_type, initial, remaining in running[:3]:
+    for step_slug, step_type, initial, remaining, *rest in running[:3]:
+        held = int(rest[0] or 0) if rest else 0
         if step_type == "map" or (initial is not None and initial != 1):
             done = (initial or 0) - (remaining if remaining is not None else initial or 0)
-            parts.append(f"{step_slug}: {done:,} of {initial or 0:,} tasks")
+            text = f"{step_slug}: {done:,} of {initial or 0:,} tasks"
+            parts.append(text + (f", {held:,} {DEAD_HELD}" if held else ""))
         else:
-            parts.append(str(step_slug))
+            parts.append(f"{step_slug}: {DEAD_HELD}" if held else str(step_slug))
     more = len(running) - 3
+    held_later = sum(int(step[4] or 0) for step in running[3:] if len(step) > 4)
     tail = f" and {more} more steps" if more > 0 else ""
+    if held_later:
+        tail += f" ({held_later:,} more tasks {DEAD_HELD})"
     return "running " + ", ".join(parts) + tail
+
+
+def _held(running: Sequence[Sequence[Any]] | None) -> str | None:
+    """``5 tasks held by a dead worker (...)``: said next to a retry, which comes first."""
+    held = sum(int(step[4] or 0) for step in running or () if len(step) > 4)
+    if not held:
+        return None
+    return f"{held:,} {'task' if held == 1 else 'tasks'} {DEAD_HELD}"
 
 
 def _retrying(facts: Mapping[str, Any]) -> str | None:

@@ -6,8 +6,11 @@ query for the page (plus, when some run on it waits to retry a task, one query f
 visibility times of those tasks' messages, ``pgflow.get_message_due_in``).
 :func:`pgflow.observe.run_words.describe` turns the facts of one run into a sentence such
 as ``"running parse: 1,070 of 1,792 tasks"``, ``"retrying fetch (attempt 2 of 3, next in 40
-s): TimeoutError"`` or ``"waiting for signal approved since 3 h"``. Every age and time
-left is measured on the database clock (``now()`` in the query), never Python's.
+s): TimeoutError"`` or ``"waiting for signal approved since 3 h"``; started tasks whose
+worker is dead (:mod:`pgflow.observe.workers`: no heartbeat for ``dead_after_s``, or
+stopped) are said to be held by a dead worker, since only the stalled-task sweep moves
+them on. Every age and time left is measured on the database clock (``now()`` in the
+query), never Python's.
 
 The page reads each flow's newest runs through ``idx_runs_flow_started_at`` (flow_slug,
 started_at, run_id) with the LIMIT and merges them, so one index serves the list with and
@@ -26,6 +29,7 @@ from psycopg import sql
 from psycopg.rows import dict_row
 
 from pgflow.observe.run_words import describe
+from pgflow.observe.workers import DEAD_AFTER_S_DEFAULT
 
 #: The run statuses, in the order the filter offers them.
 STATUSES: Final = ("queued", "started", "paused", "completed", "failed", "cancelled", "expired")
@@ -151,9 +155,22 @@ select p.run_id::text as run_id, p.flow_slug, p.status, p.started_at, p.ended_at
   p.concurrency_key, extract(epoch from p.ended_at - p.started_at)::float8 as took_seconds,
   case when p.status = 'started' then (
     select jsonb_agg(jsonb_build_array(ss.step_slug, s.step_type, ss.initial_tasks,
-                                       ss.remaining_tasks) order by s.step_index)
+                                       ss.remaining_tasks, coalesce(d.held, 0))
+                     order by s.step_index)
     from pgflow.step_states as ss
     join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+    -- Started tasks whose worker is dead (no heartbeat for dead_after_s) or stopped: they
+    -- look like running work, but only the stalled-task sweep will move them on. Read from
+    -- the few dead workers' started tasks (idx_step_tasks_last_worker).
+    left join (
+      select dt.step_slug, count(*) as held
+      from pgflow.workers as dw
+      join pgflow.step_tasks as dt on dt.last_worker_id = dw.worker_id and dt.status = 'started'
+      where dt.run_id = p.run_id
+        and (dw.stopped_at is not null
+             or dw.last_heartbeat_at < now() - make_interval(secs => %(dead_after_s)s))
+      group by dt.step_slug
+    ) as d on d.step_slug = ss.step_slug
     where ss.run_id = p.run_id and ss.status = 'started') end as running,
   rt.retry_step, rt.retry_attempt, rt.retry_max, rt.retry_error, rt.retry_message_id,
   rt.retry_count, w.wait_step, w.wait_kind, w.wait_signal, w.wait_age, w.wait_left,
@@ -224,6 +241,7 @@ def list_runs(
     *,
     cursor: RunCursor | None = None,
     limit: int = 50,
+    dead_after_s: float = DEAD_AFTER_S_DEFAULT,
 ) -> RunPage:
     """Read one page of runs, newest first, each with the sentence of what it is doing.
 
@@ -233,6 +251,8 @@ def list_runs(
         cursor: start after this row (the previous page's ``next_cursor``); None: the
             newest runs.
         limit: the page size (rows), at least 1.
+        dead_after_s: seconds without a heartbeat after which a worker is dead (its
+            started tasks are said to be held by a dead worker; a stopped worker's too).
 
     Returns:
         The page; its ``next_cursor`` is None when no older run matches.
@@ -251,6 +271,7 @@ def list_runs(
         "started_from": filters.started_from,
         "started_to": filters.started_to,
         "limit": limit + 1,
+        "dead_after_s": float(dead_after_s),
     }
     given = [name for name in _CONDITIONS if name in _FILTERS and params.get(name)]
     if cursor is not None:
@@ -267,12 +288,15 @@ def list_runs(
     return RunPage(runs=runs, next_cursor=next_cursor)
 
 
-def summarize_run(conn: psycopg.Connection[Any], run_id: str) -> RunSummary | None:
+def summarize_run(
+    conn: psycopg.Connection[Any], run_id: str, *, dead_after_s: float = DEAD_AFTER_S_DEFAULT
+) -> RunSummary | None:
     """Read one run as the runs list shows it (its sentence included).
 
     Args:
         conn: an open connection.
         run_id: the run's uuid as text (canonical or not; PostgreSQL parses it).
+        dead_after_s: as :func:`list_runs`.
 
     Returns:
         The run's row, or None when no run has this id.
@@ -281,7 +305,8 @@ def summarize_run(conn: psycopg.Connection[Any], run_id: str) -> RunSummary | No
         psycopg.Error: the database refused the query, e.g. ``run_id`` is not a uuid
             (``psycopg.errors.InvalidTextRepresentation``).
     """
-    rows = _page_rows(conn, ["run_id"], {"run_id": run_id, "limit": 1})
+    params = {"run_id": run_id, "limit": 1, "dead_after_s": float(dead_after_s)}
+    rows = _page_rows(conn, ["run_id"], params)
     due = _message_due_times(conn, rows)
     return next(
         (_summary(row, due.get((row["flow_slug"], row["retry_message_id"]))) for row in rows), None
