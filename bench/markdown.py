@@ -45,6 +45,11 @@ METHOD = """\
 - S1: one client times each call (round trip); tasks are claimed by the benchmark with
   `pgmq.read` + `pgflow.start_tasks`. The history is written straight into the tables
   (runs, step_states, step_tasks, pgmq archive; 2% failed), then vacuumed and analyzed.
+- S1 dashboard pages: in S1's filled database, the real dashboard app
+  (`pgflow.dashboard.create_app`: queries, templates, pool) driven in-process by
+  Starlette's TestClient; each page fetched once untimed (its first visit: a flow page
+  then writes the 5-minute stats buckets of its window once), then N times; median and p95
+  of the whole GET.
 - P: one `start_flow` call with a 100,000-element array input, timed from the client.
 - W3 pace: map-task completions per second in the last quarter of the map / in the first
   quarter (target chosen here: >= 0.8, i.e. no slowdown beyond noise).
@@ -130,6 +135,28 @@ def _environment(meta: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _dashboard_pages(ms: dict[str, Measurement]) -> list[str]:
+    """The S1 dashboard pages' table (bench/dashboard_pages.py), when measured."""
+    pages = [m for key, m in ms.items() if key.startswith("S1.dashboard.") and m.values]
+    if not pages:
+        return []
+    out = [
+        "",
+        "## S1 dashboard pages (ms per GET over the S1 history)",
+        "",
+        "| page | median | p95 | first visit | GETs |",
+        "|---|---|---|---|---|",
+    ]
+    for m in pages:
+        page = m.label.removeprefix("S1 dashboard ").split(", 1")[0]
+        d = m.details
+        out.append(
+            f"| {page} | {fmt(m.median)} | {fmt(d.get('p95_ms', float('nan')))} | "
+            f"{fmt(d.get('first_visit_ms', float('nan')))} | {d.get('calls', '')} |"
+        )
+    return out
+
+
 def render_markdown(results: Results, chart_name: str) -> str:
     """The whole report as markdown."""
     ms = results.measurements
@@ -182,6 +209,7 @@ def render_markdown(results: Results, chart_name: str) -> str:
         fill = next((h.details.get("fill") for _, _, h in s1 if h is not None), None)
         if fill:
             out += ["", "History fill (s): " + ", ".join(f"{k} {v}" for k, v in fill.items())]
+    out += _dashboard_pages(ms)
     if results.peers:
         out += ["", "## Peers", "", "| peer | status | details |", "|---|---|---|"]
         for name, info in results.peers.items():
