@@ -172,7 +172,7 @@ def test_a_retried_run_held_by_a_dead_worker_in_chromium(pgflow_dsn, pgflow_conn
 
             page.goto(base + "/")
             expect(page.locator(f'tr[data-run-id="{run_id}"] td.activity')).to_have_text(
-                "running parse: held by a dead worker (requeued by the sweep)"
+                "running parse: held by a dead worker (awaiting the stalled-task sweep)"
             )
 
             page.goto(f"{base}/runs/{run_id}")

@@ -57,7 +57,7 @@ def test_tasks_of_a_dead_worker_are_said_and_marked(pgflow_dsn, pgflow_conn):
         page = client.get(f"/runs/{run_id}").text
 
     assert sentence == (
-        "running items: 2 of 7 tasks, 3 held by a dead worker (requeued by the sweep)"
+        "running items: 2 of 7 tasks, 3 held by a dead worker (awaiting the stalled-task sweep)"
     )
     note = NOTE.search(page)
     assert note is not None
@@ -92,7 +92,7 @@ def test_a_stopped_worker_still_holding_tasks_counts_as_dead(pgflow_dsn, pgflow_
         sentence = listed(client.get("/").text)[run_id]
         page = client.get(f"/runs/{run_id}").text
 
-    assert sentence == "running charge: held by a dead worker (requeued by the sweep)"
+    assert sentence == "running charge: held by a dead worker (awaiting the stalled-task sweep)"
     assert text(NOTE.search(page).group(1)).startswith(
         "1 task is held by a stopped worker: it stopped without finishing it"
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 
+import psycopg
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.requests import Request
@@ -86,3 +87,30 @@ def test_metrics_answer_pgflow_up_0_when_the_database_cannot_be_reached():
     families = {f.name: f for f in text_string_to_metric_families(answer.text)}
     assert [s.value for s in families["pgflow_up"].samples] == [0.0]
     assert set(families) == {"pgflow_up"}
+
+
+def test_a_scrape_answers_pgflow_up_0_at_its_deadline_when_the_database_hangs():
+    # A frozen server holds a query forever: the scrape must still answer.
+    import threading
+    from contextlib import contextmanager
+
+    from pgflow.dashboard.scrape import scrape
+    from pgflow.dashboard.web import Dashboard
+
+    released = threading.Event()
+
+    class Hanging(Dashboard):
+        @contextmanager
+        def scrape_connection(self):
+            released.wait(30)  # the database "answers" only when the test ends
+            raise psycopg.OperationalError("released at the end of the test")
+            yield
+
+    dash = Hanging(settings=Settings(dsn=NOWHERE, metrics_deadline=0.3), pool=None, templates=None)
+    try:
+        text = scrape(dash).decode()
+    finally:
+        released.set()
+    families = {f.name: f for f in text_string_to_metric_families(text)}
+    assert set(families) == {"pgflow_up"}
+    assert [s.value for s in families["pgflow_up"].samples] == [0.0]

@@ -134,25 +134,26 @@ def test_describe(facts, said):
         (
             [["process", "map", 30, 5, 5]],
             False,
-            "running process: 25 of 30 tasks, 5 held by a dead worker (requeued by the sweep)",
+            "running process: 25 of 30 tasks, 5 held by a dead worker"
+            " (awaiting the stalled-task sweep)",
         ),
         (
             [["charge", "single", 1, 1, 1], ["ship", "single", 1, 1, 0]],
             False,
-            "running charge: held by a dead worker (requeued by the sweep), ship",
+            "running charge: held by a dead worker (awaiting the stalled-task sweep), ship",
         ),
         ([["process", "map", 30, 5, 0]], False, "running process: 25 of 30 tasks"),
         (
             [[s, "single", 1, 1, 1 if s == "e" else 0] for s in "abcde"],
             False,
             "running a, b, c and 2 more steps (1 more tasks held by a dead worker"
-            " (requeued by the sweep))",
+            " (awaiting the stalled-task sweep))",
         ),
         (
             [["fetch", "map", 10, 10, 2]],
             True,
             "retrying fetch (attempt 2 of 3): TimeoutError;"
-            " 2 tasks held by a dead worker (requeued by the sweep)",
+            " 2 tasks held by a dead worker (awaiting the stalled-task sweep)",
         ),
     ],
 )

@@ -14,17 +14,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from starlette.requests import Request
 from starlette.responses import Response
 
 from pgflow.dashboard.pages import not_found
+from pgflow.dashboard.scrape import scrape
 from pgflow.dashboard.svg_bars import draw_run_counts
 from pgflow.dashboard.web import dashboard, gate, render
 from pgflow.errors import FlowNotFound
 from pgflow.observe.flow_stats import RUN_STATUSES, WINDOWS, list_flows, run_counts, step_stats
-from pgflow.observe.gauges import DatabaseGauges
 from pgflow.observe.workers import dead_worker_tasks, list_workers
 
 #: The chart's interval for each window (seconds, multiples of 5 minutes).
@@ -95,10 +94,7 @@ def flow_page(request: Request) -> Response:
 
 def metrics(request: Request) -> Response:
     """``GET /metrics``: the database gauges in Prometheus' text format (read at each scrape)."""
-    dash = dashboard(request)
-    registry = CollectorRegistry(auto_describe=False)
-    registry.register(DatabaseGauges(dash.scrape_connection))
-    return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
+    return Response(scrape(dashboard(request)), media_type=CONTENT_TYPE_LATEST)
 
 
 def percent(value: float | None) -> str:

@@ -30,6 +30,8 @@ class Settings:
         pool_timeout: seconds a request waits for a connection before it fails (503).
         metrics_timeout: seconds a ``/metrics`` scrape waits for a connection before it
             answers ``pgflow_up 0``.
+        metrics_deadline: seconds after which a ``/metrics`` scrape answers ``pgflow_up 0``
+            whatever the database does (a frozen server holds a query forever).
         public_url: the dashboard's address as browsers reach it through a proxy (e.g.
             ``https://pgflow.example.com``): POSTs from that origin are accepted, and its
             host is an allowed ``Host``. None: only the address the request names.
@@ -48,6 +50,7 @@ class Settings:
     pool_max_idle: float = 60.0
     pool_timeout: float = 5.0
     metrics_timeout: float = 3.0
+    metrics_deadline: float = 5.0
     public_url: str | None = None
     allowed_hosts: tuple[str, ...] = ("*",)
 

@@ -6,7 +6,7 @@ of 3, next in 40 s): TimeoutError"``, ``"waiting for signal approved since 3 h"`
 ``"failed at charge: CardDeclined"``, ``"queued behind 2 runs (key k)"``, ``"paused by
 alice: reason"``, ``"completed in 4.2 s"``, ``"expired (deadline ...)"``); started tasks
 whose worker is dead are said apart (``"running process: 25 of 30 tasks, 5 held by a dead
-worker (requeued by the sweep)"``). Ages and times left come in as seconds measured on the
+worker (awaiting the stalled-task sweep)"``). Ages and times left come in as seconds measured on the
 database clock; nothing here reads a clock.
 """
 
@@ -66,15 +66,16 @@ def describe(facts: Mapping[str, Any]) -> str:
 
 
 #: What the runs list adds to tasks held by a dead worker: nobody will report them.
-DEAD_HELD: Final = "held by a dead worker (requeued by the sweep)"
+DEAD_HELD: Final = "held by a dead worker (awaiting the stalled-task sweep)"
 
 
 def _running(running: Sequence[Sequence[Any]] | None) -> str | None:
     """``running parse: 1,070 of 1,792 tasks`` (a single task step: its slug alone).
 
     A step's fifth fact, when present, counts its started tasks held by a dead worker:
-    ``running parse: 25 of 30 tasks, 5 held by a dead worker (requeued by the sweep)``, or
-    for a single task step ``running charge: held by a dead worker (...)``.
+    ``running parse: 25 of 30 tasks, 5 held by a dead worker (awaiting the stalled-task
+    sweep)``, or for a single task step ``running charge: held by a dead worker
+    (...)``.
     """
     if not running:
         return None
