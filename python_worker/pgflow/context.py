@@ -76,6 +76,9 @@ class Context:
         attempt: which attempt this is, 1 for the first (``step_tasks.attempts_count``
             right after ``start_tasks`` claimed the task; the worker reads it back in the
             same transaction, so it is exact even after retries and stalled requeues).
+            It counts on across ``retry_run``: after a retry of a run whose task used 3
+            attempts, the next one is attempt 4, with a fresh budget of ``max_attempts``
+            (compare with ``max_attempts`` only on a run never retried).
         worker_id: the ``pgflow.workers`` row serving this flow in this process (as text).
         raw_message: the pgmq message: ``msg_id``, ``read_ct``, ``enqueued_at``, ``vt``,
             ``message`` (``{flow_slug, run_id, step_slug, task_index}``), ``headers``.

@@ -105,7 +105,7 @@ def host_allow_list(host: str, public_url: str | None, extra: tuple[str, ...]) -
     "allowed_hosts",
     multiple=True,
     help="A Host header to answer besides the listening address and localhost (repeatable; "
-    "*.example.com patterns). Others get 400 (DNS rebinding).",
+    "*.example.com matches every subdomain, at any depth). Others get 400 (DNS rebinding).",
 )
 def dashboard_command(
     dsn: str | None,
