@@ -200,23 +200,6 @@ def test_an_outage_without_an_end_message_logs_only_its_start(caplog):
 # ---------------------------------------------------------------- --pool-max-idle
 
 
-@pytest.fixture
-def fake_worker(monkeypatch) -> list[WorkerConfig]:
-    """Replace the CLI's Worker by one that records its config and runs nothing."""
-    configs: list[WorkerConfig] = []
-
-    class FakeWorker:
-        def __init__(self, flows, config: WorkerConfig) -> None:
-            configs.append(config)
-
-        def run(self) -> int:
-            return 0
-
-    monkeypatch.setattr(cli, "Worker", FakeWorker)
-    monkeypatch.setattr(cli, "configure_logging", lambda *args: None)
-    return configs
-
-
 def test_idle_pool_connections_are_given_back_after_a_minute_by_default(fake_worker):
     result = CliRunner().invoke(cli.main, ["--dsn", "dbname=x", FLOW])
     assert result.exit_code == 0, result.output

@@ -207,23 +207,6 @@ def test_a_tick_that_requeues_nothing_reads_no_tasks():
     assert counted == []
 
 
-@pytest.fixture
-def fake_worker(monkeypatch) -> list[WorkerConfig]:
-    """Replace the CLI's Worker by one that records its config and runs nothing."""
-    configs: list[WorkerConfig] = []
-
-    class FakeWorker:
-        def __init__(self, flows, config: WorkerConfig) -> None:
-            configs.append(config)
-
-        def run(self) -> int:
-            return 0
-
-    monkeypatch.setattr(cli, "Worker", FakeWorker)
-    monkeypatch.setattr(cli, "configure_logging", lambda *args: None)
-    return configs
-
-
 def test_metrics_are_off_and_the_summary_every_minute_by_default(fake_worker):
     result = CliRunner().invoke(cli.main, ["--dsn", "dbname=x", FLOW])
     assert result.exit_code == 0, result.output

@@ -269,23 +269,6 @@ def test_interval_setting_defaults_to_5_s_and_must_not_be_negative():
         WorkerConfig(dsn="x", tick_interval_seconds=0.001)
 
 
-@pytest.fixture
-def fake_worker(monkeypatch) -> list[WorkerConfig]:
-    """Replace the CLI's Worker by one that records its config and runs nothing."""
-    configs: list[WorkerConfig] = []
-
-    class FakeWorker:
-        def __init__(self, flows, config: WorkerConfig) -> None:
-            configs.append(config)
-
-        def run(self) -> int:
-            return 0
-
-    monkeypatch.setattr(cli, "Worker", FakeWorker)
-    monkeypatch.setattr(cli, "configure_logging", lambda *args: None)
-    return configs
-
-
 @pytest.mark.parametrize(
     ("args", "seconds"),
     [
