@@ -38,6 +38,11 @@ METHOD = """\
   nothing queues), a `deadline`, and a repeated `idempotency_key` (the first run returned,
   nothing written). Rate = median over the rounds; `.ratio` = median of the per-round
   ratios to no key, the number to compare (never absolute rates across runs).
+- CLOCK: the cost of the engine's time source, `pgflow._now()` (`now()` plus the test
+  clock's offset, an empty table outside tests), for a flow that never moves the clock: one
+  `_now()` call minus one `now()` call (timed over 100,000 calls in a PL/pgSQL loop) x the
+  `_now()` calls of one `start_flow` of a one-step flow and of claiming and completing its
+  task (counted with `track_functions`), over the client-timed engine time of those calls.
 - L1: one idle worker; runs started open-loop at a fixed rate; latency = the handler's
   `time.time()` − the client's `time.time()` just before `start_flow`. NOTIFY mode uses
   the worker defaults (pgmq NOTIFY throttled to 20 ms); polling mode `--no-listen` with

@@ -6,7 +6,8 @@ Usage::
                         [--processes 2] [--concurrency 50] [--batch-size 50]
                         [--merge] [--out DIR]
 
-Workloads (``--only``, comma-separated): ceiling, W1, W2, W3, W4, START, KEYED, L1, S1, P, peers
+Workloads (``--only``, comma-separated): ceiling, W1, W2, W3, W4, START, KEYED, CLOCK, L1, S1, P,
+peers
 (default: all but peers; ``make bench-peers`` runs ``--only peers --merge``). ``--quick``
 uses tiny sizes and one repeat and writes to .pgflow-bench/quick/ unless ``--out`` is
 given, so the committed results stay untouched.
@@ -24,13 +25,26 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bench import ceiling, flows, keyed, latency, report, s1, workloads
+from bench import ceiling, clock, flows, keyed, latency, report, s1, workloads
 from bench.cluster import BENCH_HOME, ROOT, BenchServer
 from bench.procs import WorkerSettings
 from bench.report import Results
 from bench.stats import Measurement
 
-ALL_WORKLOADS = ("ceiling", "W1", "W2", "W3", "W4", "START", "KEYED", "L1", "S1", "P", "peers")
+ALL_WORKLOADS = (
+    "ceiling",
+    "W1",
+    "W2",
+    "W3",
+    "W4",
+    "START",
+    "KEYED",
+    "CLOCK",
+    "L1",
+    "S1",
+    "P",
+    "peers",
+)
 DEFAULT_WORKLOADS = ALL_WORKLOADS[:-1]
 #: The headline runs with PostgreSQL's default synchronous_commit = on; these workloads are
 #: measured again with synchronous_commit = off (keys suffixed ".sc_off").
@@ -62,6 +76,8 @@ class Sizes:
     start_calls: int = 3_000
     keyed_calls: int = 200
     keyed_rounds: int = 10
+    clock_calls: int = 100_000
+    clock_runs: int = 500
     l1_rate: float = 20.0
     l1_seconds: float = 8.0
     s1_history: int = 1_000_000
@@ -83,6 +99,8 @@ QUICK = Sizes(
     start_calls=200,
     keyed_calls=20,
     keyed_rounds=5,
+    clock_calls=5_000,
+    clock_runs=30,
     l1_seconds=2.0,
     s1_history=20_000,
     s1_calls=50,
@@ -245,6 +263,10 @@ class Bench:
     def keyed(self) -> None:
         """KEYED: keyed start_flow variants against an unkeyed one, interleaved."""
         keyed.record(self)
+
+    def clock(self) -> None:
+        """CLOCK: the engine's time source's share of a one-step run's engine time."""
+        clock.record(self)
 
     def p(self) -> None:
         """P: start_flow of a large root map."""

@@ -49,10 +49,12 @@ from pytest_postgresql.executors import PostgreSQLExecutor
 from pytest_postgresql.janitor import DatabaseJanitor
 
 import pgflow
+from pgflow.testing.server import enable_test_clock
 from tests.cluster_health import ClusterDied, check_running, postmaster_pid
 
-# Fixtures for tests that run real worker processes (start_worker).
-pytest_plugins = ["tests.integration.worker_harness"]
+# Fixtures for tests that run real worker processes (start_worker); pytester runs the
+# pgflow.testing plugin in a pytest of its own (the README example, a user's project).
+pytest_plugins = ["tests.integration.worker_harness", "pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent
 CRON_DB = "pgflow_cron"
@@ -214,6 +216,8 @@ def pgflow_dsn(pgflow_cluster: PostgreSQLExecutor) -> Iterator[str]:
         connection_timeout=10,
     )
     janitor.init()
+    # As pgflow.testing does for its databases: pgflow._now() follows pgflow.advance_clock.
+    enable_test_clock(_dsn(pgflow_cluster, "postgres"), dbname)
     yield _dsn(pgflow_cluster, dbname)
     if postmaster_pid(pgflow_cluster.datadir) is not None:  # else _cluster_alive reports it
         janitor.drop()

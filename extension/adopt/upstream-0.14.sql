@@ -11,6 +11,17 @@
 -- tests/integration/test_adopt_upstream.py proves that an upstream-shaped database adopted
 -- this way has the catalog of a fresh install and keeps every run.
 
+-- The engine's one time source (#16) must exist before the tables of ours whose defaults
+-- call it (built after this file from the sources). A stand-in here: the functions below
+-- replace it with the real one (sql/033__now.sql, which reads pgflow.test_clock, a table
+-- created below too). CREATE OR REPLACE, as every statement of the adoption: a database
+-- may already hold it (the upstream-shaped test fixture keeps our internal functions).
+create or replace function pgflow._now()
+returns timestamptz
+language sql
+stable
+as 'select pg_catalog.now()';
+
 -- complete_task and fail_task take a trailing optional attempt here (compat/UPSTREAM.md,
 -- difference 23): upstream's 4-argument forms go, so that 4-argument calls reach ours.
 drop function if exists pgflow.complete_task(uuid, text, int, jsonb);

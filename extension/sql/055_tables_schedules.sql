@@ -6,8 +6,8 @@ create table pgflow.schedules (
   schedule text not null,
   input jsonb not null,
   job_id bigint,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
+  created_at timestamptz not null default pgflow._now(),
+  updated_at timestamptz not null default pgflow._now(),
   constraint schedule_name_is_valid check (
     pgflow.is_valid_slug(schedule_name) and length(schedule_name) <= 47
   )

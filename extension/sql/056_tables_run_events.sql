@@ -10,7 +10,7 @@ create table pgflow.run_events (
   actor text not null,
   reason text,
   details jsonb,
-  created_at timestamptz not null default now(),
+  created_at timestamptz not null default pgflow._now(),
   -- The events of a run, in order (get_run_events); id alone is unique too (an identity).
   constraint run_events_pkey primary key (run_id, id)
 );

@@ -4,7 +4,7 @@ create table pgflow.throttled_messages (
   flow_slug text not null,
   step_slug text not null,
   message_id bigint not null,
-  throttled_at timestamptz not null default now(),
+  throttled_at timestamptz not null default pgflow._now(),
   constraint throttled_messages_pkey primary key (flow_slug, step_slug, message_id)
 );
 

@@ -3,7 +3,7 @@
 
 create table pgflow.stats_buckets (
   bucket_start timestamptz not null,
-  filled_at timestamptz not null default now(),
+  filled_at timestamptz not null default pgflow._now(),
   constraint stats_buckets_pkey primary key (bucket_start)
 );
 

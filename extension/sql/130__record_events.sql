@@ -14,14 +14,18 @@ language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
+declare
+  v_now timestamptz := pgflow._now();
 begin
-  insert into pgflow.run_events (run_id, step_slug, task_index, event, actor, reason, details)
+  -- created_at from one read of the engine's time, not the column default's read per row
+  insert into pgflow.run_events (run_id, step_slug, task_index, event, actor, reason, details, created_at)
   select k.run_id, k.step_slug, k.task_index,
     case when cardinality(_record_events.events) = 1 then _record_events.events[1]
          else _record_events.events[k.ord] end,
     coalesce(nullif(pg_catalog.current_setting('pgflow.actor', true), ''), _record_events.default_actor),
     nullif(pg_catalog.current_setting('pgflow.reason', true), ''),
-    k.details
+    k.details,
+    v_now
   from unnest(_record_events.run_ids, _record_events.step_slugs, _record_events.task_indexes,
               _record_events.details)
     with ordinality as k (run_id, step_slug, task_index, details, ord)

@@ -198,10 +198,11 @@ $$;
 comment on function pgflow.add_timer(text, text, int, text) is
 'Makes step step_slug (a single step, added with add_step; it has no handler) of flow
 flow_slug a timer: once its dependencies are complete and its condition met it waits, with
-no task and no worker, and completes (output {"due_at", "fired_at"}) when the time comes (DB
-clock): seconds (>= 0) after it started waiting, or at the ISO 8601 timestamp read at
-until_path: input.<key>.<key>... in the run input, <dep_slug>.<key>... in the output of
-dependency dep_slug (a timestamp without offset is UTC). A timestamp already past completes
+no task and no worker, and completes (output {"due_at", "fired_at"}) when the time comes
+(the engine''s time, pgflow._now()): seconds (>= 0) after it started waiting, or at the ISO
+8601 timestamp read at until_path: input.<key>.<key>... in the run input,
+<dep_slug>.<key>... in the output of dependency dep_slug (a timestamp without offset is
+UTC). A timestamp already past completes
 it at once; one that cannot be read fails it (its when_exhausted applies). Returns the
 step_waits row. Repeating the same call is a no-op. Raises, writing nothing:
 foreign_key_violation (unknown flow or step), check_violation (a map step),

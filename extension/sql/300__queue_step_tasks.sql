@@ -18,6 +18,7 @@ declare
   v_task_step_slugs text[];
   v_task_indexes int[];
   v_has_map boolean;
+  v_now timestamptz;
 begin
   -- Every task of every step, in array order then task_index order.
   select array_agg(g.run_id order by g.ord, i), array_agg(g.step_slug order by g.ord, i),
@@ -30,10 +31,11 @@ begin
   if v_task_run_ids is null then
     return;
   end if;
+  v_now := pgflow._now();
 
   -- One send_batch; message ids pair with tasks by position (a zip of the arrays).
-  insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id)
-  select _queue_step_tasks.flow_slug, t.run_id, t.step_slug, t.task_index, t.msg_id
+  insert into pgflow.step_tasks (flow_slug, run_id, step_slug, task_index, message_id, queued_at)
+  select _queue_step_tasks.flow_slug, t.run_id, t.step_slug, t.task_index, t.msg_id, v_now
   from unnest(
     v_task_run_ids, v_task_step_slugs, v_task_indexes,
     array(
@@ -81,9 +83,10 @@ comment on function pgflow._queue_step_tasks(text, int, uuid[], text[], int[]) i
 'Queues the tasks of steps just started: for each i, task_counts[i] tasks (task_index
 0..n-1) of step step_slugs[i] of run run_ids[i], all of flow flow_slug: one pgmq message
 each (_send_task_messages, one send_batch, visible after start_delay seconds), in array
-order then task_index order, and one step_tasks row each (status queued) paired with its
-message by position; for a map step, the tasks'' elements (of the run input for a root
-map, of the parent''s output for a dependent map) in map_task_inputs, in chunks of about
-16 kB. The caller has set the steps started and holds their run rows; a
-second call for the same step raises unique_violation (the step_tasks primary key).
+order then task_index order, and one step_tasks row each (status queued, queued_at the
+engine''s time, pgflow._now()) paired with its message by position; for a map step, the
+tasks'' elements (of the run input for a root map, of the parent''s output for a dependent
+map) in map_task_inputs, in chunks of about 16 kB. The caller has set the steps started and
+holds their run rows; a second call for the same step raises unique_violation (the
+step_tasks primary key).
 pgflow-py internal.';

@@ -8,6 +8,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_run_ids uuid[];
   v_step_slugs text[];
 begin
@@ -18,7 +19,7 @@ begin
   with started as (
     update pgflow.step_states as ss
     set status = 'started',
-        started_at = now(),
+        started_at = v_now,
         remaining_tasks = ss.initial_tasks
     from pgflow.runs as r
     where ss.run_id = any(_start_ready_steps.run_ids)

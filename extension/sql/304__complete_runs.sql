@@ -8,6 +8,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_run_ids uuid[];
   v_keyed uuid[];
 begin
@@ -16,7 +17,7 @@ begin
   with completed as (
     update pgflow.runs as r
     set status = 'completed',
-        completed_at = now(),
+        completed_at = v_now,
         paused_at = null,
         output = (
           select jsonb_object_agg(ss.step_slug, ss.output)

@@ -7,11 +7,12 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_run pgflow.runs;
 begin
   update pgflow.runs as r
   set status = 'failed',
-      failed_at = now(),
+      failed_at = v_now,
       paused_at = null
   where r.run_id = _fail_run.run_id
     and r.status in ('started', 'paused')

@@ -12,11 +12,12 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_state pgflow.step_states;
 begin
   update pgflow.step_states as ss
   set status = 'failed',
-      failed_at = now(),
+      failed_at = v_now,
       error_message = _fail_step.error_message
   where ss.run_id = _fail_step.run_id
     and ss.step_slug = _fail_step.step_slug

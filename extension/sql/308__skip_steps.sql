@@ -13,6 +13,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_flow_slug text;
   v_slugs text[];
 begin
@@ -20,7 +21,7 @@ begin
     update pgflow.step_states as ss
     set status = 'skipped',
         skip_reason = _skip_steps.skip_reason,
-        skipped_at = now(),
+        skipped_at = v_now,
         failed_at = null,
         error_message = coalesce(_skip_steps.error_message, ss.error_message),
         remaining_tasks = null

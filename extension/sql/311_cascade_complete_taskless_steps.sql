@@ -7,6 +7,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_realtime boolean := pgflow._realtime_enabled();
   v_total int := 0;
   v_done int;
@@ -27,8 +28,8 @@ begin
     with done as (
       update pgflow.step_states as ss
       set status = 'completed',
-          started_at = now(),
-          completed_at = now(),
+          started_at = v_now,
+          completed_at = v_now,
           remaining_tasks = 0,
           output = case when s.step_type = 'map' then '[]'::jsonb end
       from pgflow.steps as s

@@ -9,6 +9,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_run_ids uuid[];
   v_step_slugs text[];
 begin
@@ -18,7 +19,7 @@ begin
   with cancelled as (
     update pgflow.step_states as ss
     set status = 'cancelled',
-        cancelled_at = now()
+        cancelled_at = v_now
     from unnest(_cancel_unfinished_work.run_ids) as k (run_id)
     where ss.run_id = k.run_id
       and ss.status in ('created', 'started', 'waiting')

@@ -8,6 +8,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_flow record;
 begin
   -- A claim racing this skips the locked task rows (start_tasks uses SKIP LOCKED), so it
@@ -16,7 +17,7 @@ begin
     with cancelled as (
       update pgflow.step_tasks as t
       set status = 'cancelled',
-          cancelled_at = now()
+          cancelled_at = v_now
       from unnest(_cancel_tasks.run_ids, _cancel_tasks.step_slugs) as k (run_id, step_slug)
       where t.run_id = k.run_id
         and (k.step_slug is null or t.step_slug = k.step_slug)

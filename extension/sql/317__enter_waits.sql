@@ -9,6 +9,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_slugs text[];
   v_details jsonb[];
   v_kept text[];
@@ -42,8 +43,8 @@ begin
   ),
   waits as (
     insert into pgflow.wait_states as ws (run_id, step_slug, flow_slug, waiting_since, deadline)
-    select e.run_id, e.step_slug, e.flow_slug, now(),
-      now() + make_interval(secs => coalesce(e.timeout_seconds, e.sleep_seconds))
+    select e.run_id, e.step_slug, e.flow_slug, v_now,
+      v_now + make_interval(secs => coalesce(e.timeout_seconds, e.sleep_seconds))
     from entering as e
     where not e.kept
     on conflict on constraint wait_states_pkey do update
@@ -78,15 +79,15 @@ $$;
 comment on function pgflow._enter_waits(uuid) is
 'In run run_id (when started), every step that is created, has no pending dependency and
 has a wait (step_waits) becomes waiting: no task, no message. Its wait_states row is
-(re)started: waiting_since now, deadline now + timeout_seconds (a signal wait; NULL: no
-limit) or now + sleep_seconds (a timer; NULL for a timer read at sleep_until, which
-_resolve_waits computes), unresolved. Records step:waiting per step (details: signal_name,
-deadline, until_path). A step with a handler whose previous wait ended with a signal, or
-timed out with on_timeout continue, before it failed or was cancelled (its run then
-retried) does not wait again: _finish_waits starts it at once and its handler gets the
-same signal (get_step_signal). Returns the number of steps that started waiting or were
-started so; a repeated call finds none. Conditions are evaluated before (_cascade). The caller holds the run row.
-pgflow-py internal.';
+(re)started: waiting_since the engine''s time (pgflow._now()), deadline that +
+timeout_seconds (a signal wait; NULL: no limit) or + sleep_seconds (a timer; NULL for a
+timer read at sleep_until, which _resolve_waits computes), unresolved. Records step:waiting
+per step (details: signal_name, deadline, until_path). A step with a handler whose previous
+wait ended with a signal, or timed out with on_timeout continue, before it failed or was
+cancelled (its run then retried) does not wait again: _finish_waits starts it at once and
+its handler gets the same signal (get_step_signal). Returns the number of steps that started
+waiting or were started so; a repeated call finds none. Conditions are evaluated before
+(_cascade). The caller holds the run row. pgflow-py internal.';
 
 create function pgflow._abandon_waits(run_ids uuid[], step_slugs text[] default null)
 returns void
@@ -94,9 +95,11 @@ language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
+declare
+  v_now timestamptz := pgflow._now();
 begin
   update pgflow.wait_states as ws
-  set resolved_at = now(), outcome = 'abandoned'
+  set resolved_at = v_now, outcome = 'abandoned'
   where ws.run_id = any(_abandon_waits.run_ids)
     and (_abandon_waits.step_slugs is null or ws.step_slug = any(_abandon_waits.step_slugs))
     and ws.resolved_at is null;

@@ -9,6 +9,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_wait record;
   v_signal_id bigint;
   v_due record;
@@ -38,7 +39,7 @@ begin
   loop
     if v_wait.kind = 'signal' then
       update pgflow.signals as sg
-      set status = 'taken', taken_at = now(), taken_by_step = v_wait.step_slug
+      set status = 'taken', taken_at = v_now, taken_by_step = v_wait.step_slug
       where sg.signal_id = (
         select p.signal_id from pgflow.signals as p
         where p.run_id = _resolve_waits.run_id and p.signal_name = v_wait.signal_name
@@ -53,7 +54,7 @@ begin
         v_outcomes := v_outcomes || 'signal'::text;
         v_signal_ids := v_signal_ids || v_signal_id;
         v_errors := v_errors || null::text;
-      elsif v_wait.deadline <= now() then
+      elsif v_wait.deadline <= v_now then
         v_slugs := v_slugs || v_wait.step_slug;
         v_outcomes := v_outcomes || 'timed_out'::text;
         v_signal_ids := v_signal_ids || null::bigint;
@@ -69,7 +70,7 @@ begin
         v_wait.deadline := v_due.due_at;
         v_error := v_due.error_message;
       end if;
-      if v_wait.deadline is null or v_wait.deadline <= now() then
+      if v_wait.deadline is null or v_wait.deadline <= v_now then
         v_slugs := v_slugs || v_wait.step_slug;
         v_outcomes := v_outcomes || case when v_wait.deadline is null then 'unreadable' else 'due' end;
         v_signal_ids := v_signal_ids || null::bigint;
@@ -83,7 +84,7 @@ begin
 
   -- RECORD each outcome once, in its wait_states row and in the audit trail.
   update pgflow.wait_states as ws
-  set resolved_at = now(), outcome = o.outcome, signal_id = o.signal_id, error_message = o.error_message
+  set resolved_at = v_now, outcome = o.outcome, signal_id = o.signal_id, error_message = o.error_message
   from unnest(v_slugs, v_outcomes, v_signal_ids, v_errors) as o (step_slug, outcome, signal_id, error_message)
   where ws.run_id = _resolve_waits.run_id and ws.step_slug = o.step_slug;
   perform pgflow._record_events(
@@ -121,6 +122,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_fail record;
   v_woken_runs uuid[];
   v_woken text[];
@@ -172,7 +174,7 @@ begin
   -- WAKE: a step with a handler starts; its task reads the signal (get_step_signal).
   with started as (
     update pgflow.step_states as ss
-    set status = 'started', started_at = now(), remaining_tasks = ss.initial_tasks
+    set status = 'started', started_at = v_now, remaining_tasks = ss.initial_tasks
     where ss.run_id = _finish_waits.run_id and ss.step_slug = any(v_woken) and ss.status = 'waiting'
     returning ss.run_id, ss.step_slug
   )
@@ -184,7 +186,7 @@ begin
   -- an array, as a task must (complete_tasks): else the step and the run fail.
   select array_agg(ws.step_slug), array_agg(case ws.outcome
            when 'signal' then (select sg.payload from pgflow.signals as sg where sg.signal_id = ws.signal_id)
-           when 'due' then jsonb_build_object('due_at', ws.deadline, 'fired_at', now())
+           when 'due' then jsonb_build_object('due_at', ws.deadline, 'fired_at', v_now)
          end)
   into v_done, v_outputs
   from pgflow.wait_states as ws
@@ -205,7 +207,7 @@ begin
   end if;
   with done as (
     update pgflow.step_states as ss
-    set status = 'completed', started_at = greatest(ws.waiting_since, ss.created_at), completed_at = now(),
+    set status = 'completed', started_at = greatest(ws.waiting_since, ss.created_at), completed_at = v_now,
         initial_tasks = 0,
         remaining_tasks = 0, output = d.output
     from unnest(v_done, v_outputs) as d (step_slug, output), pgflow.wait_states as ws

@@ -28,6 +28,7 @@ declare
   v_duplicate uuid;
   v_group record;
   v_realtime boolean := pgflow._realtime_enabled();
+  v_now timestamptz := pgflow._now();
 begin
   -- VALIDATE: unknown flow, keys, deadline, missing or oversized input, root maps without an
   -- array.
@@ -77,7 +78,7 @@ begin
   end if;
   v_deadline := start_flow.deadline;
   if v_deadline is null and v_run_timeout is not null then
-    v_deadline := now() + make_interval(secs => v_run_timeout);
+    v_deadline := v_now + make_interval(secs => v_run_timeout);
   end if;
 
   -- MUTATE: the run and one step state per step. (The array length is computed apart:
@@ -102,22 +103,24 @@ begin
   -- roll back), inserts nothing, and then no step state either.
   with new_run as (
     insert into pgflow.runs (run_id, flow_slug, status, input, remaining_steps, idempotency_key,
-                             concurrency_key, deadline, queued_at, queue_seq)
+                             concurrency_key, deadline, started_at, queued_at, queue_seq)
     values (coalesce(start_flow.run_id, gen_random_uuid()), start_flow.flow_slug, v_status,
             start_flow.input, v_steps_count, start_flow.idempotency_key, start_flow.concurrency_key,
-            v_deadline, case when v_status = 'queued' then now() end,
+            v_deadline, v_now, case when v_status = 'queued' then v_now end,
             case when v_status = 'queued' then nextval('pgflow.runs_queue_seq') end)
     on conflict do nothing
     returning *
   ),
   new_states as (
     insert into pgflow.step_states (
-      flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, started_at, remaining_tasks
+      flow_slug, run_id, step_slug, remaining_deps, initial_tasks, status, created_at, started_at,
+      remaining_tasks
     )
     select
       st.flow_slug, nr.run_id, st.step_slug, st.deps_count, st.initial_tasks,
       case when st.starts then 'started' else 'created' end,
-      case when st.starts then now() end,
+      v_now,
+      case when st.starts then v_now end,
       case when st.starts then st.initial_tasks end
     from new_run as nr
     cross join (
@@ -217,9 +220,10 @@ concurrency_limit, at most that many of its runs with this key are started or pa
 once; over it, on_limit queue creates the run with status queued (no step started, no
 task; it starts in start order when a slot frees, _start_queued_runs) and on_limit reject
 raises configuration_limit_exceeded naming the runs holding the slots; without a limit the
-key is only recorded. deadline (timestamptz, in the future; default now + the flow''s
-run_timeout seconds, counted from this call, queued time included; else none): when it
-passes, the tick expires the run (status expired, whatever it was doing). Raises, writing nothing: foreign_key_violation for an unknown flow;
+key is only recorded. deadline (timestamptz, in the future; default the engine''s time
+(pgflow._now()) + the flow''s run_timeout seconds, counted from this call, queued time
+included; else none): when it passes, the tick expires the run (status expired, whatever it
+was doing). Raises, writing nothing: foreign_key_violation for an unknown flow;
 not_null_violation for a NULL input; program_limit_exceeded when input is larger than
 pgflow.max_payload_bytes (default 16 MiB, measured with pg_column_size; upstream has no
 limit); invalid_parameter_value when a root map gets a non-array input, for a blank or

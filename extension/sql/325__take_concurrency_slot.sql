@@ -19,6 +19,7 @@ declare
   v_queued int;
   v_held int;
   v_queue_waits boolean;
+  v_now timestamptz;
 begin
   if _take_concurrency_slot.concurrency_key is null or v_limit is null then
     return 'started';
@@ -37,6 +38,7 @@ begin
   -- slot (started, paused) and those still waiting for one (queued, deadline not passed:
   -- the tick expires the others).
   perform pgflow._lock_concurrency_key(v_flow_slug, _take_concurrency_slot.concurrency_key);
+  v_now := pgflow._now();
   -- (at most limit holders are read, and one queued run: the cost does not grow with the
   -- key's runs; the full list is read only to name the holders of a refusal)
   select count(*)::int into v_held
@@ -47,7 +49,7 @@ begin
   select exists (
     select 1 from pgflow.runs as r
     where r.flow_slug = v_flow_slug and r.concurrency_key = _take_concurrency_slot.concurrency_key
-      and r.status = 'queued' and (r.deadline is null or r.deadline > now()))
+      and r.status = 'queued' and (r.deadline is null or r.deadline > v_now))
   into v_queue_waits;
 
   -- A free slot goes to the runs already waiting first (start order).
@@ -58,7 +60,7 @@ begin
     return 'queued';
   end if;
   select array_agg(r.run_id order by r.started_at, r.run_id) filter (where r.status <> 'queued'),
-         count(*) filter (where r.status = 'queued' and (r.deadline is null or r.deadline > now()))
+         count(*) filter (where r.status = 'queued' and (r.deadline is null or r.deadline > v_now))
   into v_holders, v_queued
   from pgflow.runs as r
   where r.flow_slug = v_flow_slug

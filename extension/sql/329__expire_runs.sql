@@ -8,6 +8,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_expired uuid[];
   v_held uuid[];
   v_deadlines jsonb[];
@@ -17,13 +18,13 @@ begin
   with expired as (
     update pgflow.runs as r
     set status = 'expired',
-        expired_at = now(),
+        expired_at = v_now,
         paused_at = null
     from (select o.run_id, o.status from pgflow.runs as o where o.run_id = any(_expire_runs.run_ids)) as was
     where r.run_id = was.run_id
       and (r.status is not distinct from 'queued' or r.status is not distinct from 'started'
            or r.status is not distinct from 'paused')
-      and r.deadline <= now()
+      and r.deadline <= v_now
     returning r.run_id, was.status as was_status, r.concurrency_key, r.deadline
   )
   select array_agg(e.run_id order by e.run_id),
@@ -50,7 +51,8 @@ $$;
 
 comment on function pgflow._expire_runs(uuid[]) is
 'Expires every run of run_ids (uuid[]) that is queued, started or paused and whose deadline
-has passed (database clock): status expired, expired_at now (paused_at cleared), run:expired
+has passed (the engine''s time, pgflow._now()): status expired, expired_at that time
+(paused_at cleared), run:expired
 in run_events (details: deadline, was: the status it had; actor from pgflow.actor, else
 system); its unfinished steps and tasks are cancelled, their messages archived and its waits
 abandoned (_cancel_unfinished_work), so late reports are ignored (reason run_expired); the

@@ -20,10 +20,12 @@ declare
   v_message_ids bigint[];
   v_vt_offsets int[];
   v_msg_ids bigint[] := _start_tasks.msg_ids;
+  v_now timestamptz;
 begin
   if v_msg_ids is null or cardinality(v_msg_ids) = 0 then
     return;
   end if;
+  v_now := pgflow._now();
   -- THROTTLE: a step with a max_in_flight gets no more tasks started than it allows; the
   -- others are held (one probe of an index that is empty unless a step sets the option).
   if exists (select 1 from pgflow.steps as s
@@ -53,10 +55,10 @@ begin
     update pgflow.step_tasks as t
     set status = 'started',
         attempts_count = t.attempts_count + 1,
-        -- now() is the transaction's start: read_and_start_tasks may claim a task queued by
-        -- a transaction that began after it (and committed before its read), and
-        -- started_at must not precede queued_at.
-        started_at = greatest(now(), t.queued_at),
+        -- The engine's time (pgflow._now()) counts from the transaction's start:
+        -- read_and_start_tasks may claim a task queued by a transaction that began after it
+        -- (and committed before its read), and started_at must not precede queued_at.
+        started_at = greatest(v_now, t.queued_at),
         last_worker_id = _start_tasks.worker_id
     from claimable as c
     where t.ctid = c.task_ctid

@@ -8,6 +8,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_step record;
   v_started int;
   v_free int;
@@ -41,8 +42,8 @@ begin
       -- visible at once, _release_throttled_messages), and listed; no attempt is spent.
       perform pgflow.set_vt_batch(_throttle_claims.flow_slug, v_step.msg_ids[v_free + 1:],
                                   array_fill(300, array[cardinality(v_step.msg_ids) - v_free]));
-      insert into pgflow.throttled_messages (flow_slug, step_slug, message_id)
-      select _throttle_claims.flow_slug, v_step.step_slug, h.msg_id
+      insert into pgflow.throttled_messages (flow_slug, step_slug, message_id, throttled_at)
+      select _throttle_claims.flow_slug, v_step.step_slug, h.msg_id, v_now
       from unnest(v_step.msg_ids[v_free + 1:]) as h (msg_id)
       on conflict do nothing;
       v_held := v_held || v_step.msg_ids[v_free + 1:];

@@ -11,10 +11,12 @@ language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
+declare
+  v_now timestamptz := pgflow._now();
 begin
   update pgflow.step_tasks as t
   set status = 'failed',
-      failed_at = now(),
+      failed_at = v_now,
       output = _fail_task_with_type_violation.output,
       error_message = format('[TYPE_VIOLATION] Produced %s instead of array', produced)
   where t.run_id = (task).run_id and t.step_slug = (task).step_slug and t.task_index = (task).task_index;

@@ -8,6 +8,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_steps_run_ids uuid[];
   v_steps_slugs text[];
   v_steps_ords int[];
@@ -25,7 +26,7 @@ begin
     update pgflow.step_states as ss
     set remaining_tasks = ss.remaining_tasks - p.n,
         status = case when ss.remaining_tasks = p.n then 'completed' else ss.status end,
-        completed_at = case when ss.remaining_tasks = p.n then now() end,
+        completed_at = case when ss.remaining_tasks = p.n then v_now end,
         output = case
           when ss.remaining_tasks <> p.n then null
           when (select s.step_type from pgflow.steps as s

@@ -15,6 +15,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_limit bigint := pgflow._max_payload_bytes();
   v_reasons text[];
   v_statuses text[];
@@ -67,7 +68,7 @@ begin
   done as (
     update pgflow.step_tasks as t
     set status = 'completed',
-        completed_at = now(),
+        completed_at = v_now,
         output = k.output
     from items as k
     where k.reason is null and t.ctid = k.task_ctid

@@ -24,6 +24,7 @@ declare
   v_max_attempts int;
   v_base_delay int;
   v_delay int;
+  v_now timestamptz := pgflow._now();
   -- What a task:failed event of this report carries besides attempt, error and retry.
   v_traceback jsonb := case when _fail_task.traceback is null then '{}'::jsonb
                             else jsonb_build_object('traceback', _fail_task.traceback) end;
@@ -58,7 +59,7 @@ begin
   if v_run.status = 'failed' then
     if v_task.status = 'started' then
       update pgflow.step_tasks as t
-      set status = 'failed', failed_at = now(), error_message = _fail_task.error_message
+      set status = 'failed', failed_at = v_now, error_message = _fail_task.error_message
       where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
         and t.task_index = _fail_task.task_index;
       perform pgflow._record_events(array['task:failed'], array[_fail_task.run_id],
@@ -92,7 +93,8 @@ begin
   from pgflow.flows as f where f.flow_slug = v_step.flow_slug;
 
   -- MUTATE (retry): the task is queued again; its message reappears after the backoff
-  -- floor(base_delay * 2^(attempts_count - attempt_offset)) seconds, on the database clock.
+  -- floor(base_delay * 2^(attempts_count - attempt_offset)) seconds, on pgmq's clock (its vt;
+  -- pgflow.advance_clock moves it with the engine's time).
   -- (attempt_offset: the attempts made before the run was retried, retry_run)
   if v_task.attempts_count - v_task.attempt_offset < v_max_attempts
      and not coalesce(_fail_task.permanent, false) then
@@ -138,7 +140,7 @@ begin
 
   -- MUTATE (exhausted): the task fails for good; when_exhausted decides for the step.
   update pgflow.step_tasks as t
-  set status = 'failed', failed_at = now(), error_message = _fail_task.error_message
+  set status = 'failed', failed_at = v_now, error_message = _fail_task.error_message
   where t.run_id = _fail_task.run_id and t.step_slug = _fail_task.step_slug
     and t.task_index = _fail_task.task_index;
   perform pgflow._record_events(array['task:failed'], array[_fail_task.run_id],

@@ -1,6 +1,6 @@
 -- requeue_stalled_tasks: requeue tasks whose worker disappeared (stalled tasks), on the
--- database clock; a task that stalls again after 3 requeues is given up on (permanently
--- stalled) and its step's when_exhausted applies.
+-- engine's clock (pgflow._now()); a task that stalls again after 3 requeues is given up on
+-- (permanently stalled) and its step's when_exhausted applies.
 
 create function pgflow.requeue_stalled_tasks()
 returns int
@@ -16,12 +16,14 @@ declare
   v_previous text[];
   v_failed record;
   v_stamped record;
+  v_now timestamptz;
 begin
   -- One call at a time; a concurrent call returns 0 at once (the running one covers it).
   -- Transaction-scoped, so a killed call leaves no lock behind.
   if not pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('pgflow.requeue_stalled_tasks')) then
     return 0;
   end if;
+  v_now := pgflow._now();
 
   -- GIVE UP: a task that stalled again after 3 requeues fails for good, without spending
   -- its remaining attempts, and its step's when_exhausted decides (fail the run, skip the
@@ -41,7 +43,7 @@ begin
     and ss.status = 'started'
     and t.requeued_count >= 3
     and t.permanently_stalled_at is null
-    and t.started_at < now() - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30);
+    and t.started_at < v_now - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30);
   if v_given_up.run_ids is not null then
     v_previous := pgflow._set_actor('system', 'stalled again after 3 requeues');
     -- Only the tasks this call failed are marked given up (a report may have won the lock).
@@ -56,7 +58,7 @@ begin
     where f.outcome = 'failed';
     with stamped as (
       update pgflow.step_tasks as t
-      set permanently_stalled_at = now()
+      set permanently_stalled_at = v_now
       from unnest(v_failed.run_ids, v_failed.step_slugs, v_failed.task_indexes) as k (run_id, step_slug, task_index)
       where t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
       returning t.run_id, t.step_slug, t.task_index, t.attempts_count, t.requeued_count
@@ -72,9 +74,9 @@ begin
   end if;
 
   -- Stalled: started longer ago than the step's effective timeout (step, else flow) plus a
-  -- 30-second buffer, on the database clock. Rows are locked SKIP LOCKED and the UPDATE
-  -- re-checks status and started_at, so a task completed, failed or restarted meanwhile
-  -- is never touched.
+  -- 30-second buffer, on the engine's clock (pgflow._now()). Rows are locked SKIP LOCKED and
+  -- the UPDATE re-checks status and started_at, so a task completed, failed or restarted
+  -- meanwhile is never touched.
   for v_flow in
     with stalled as (
       select t.run_id, t.step_slug, t.task_index, t.started_at, t.requeued_count
@@ -88,7 +90,7 @@ begin
         and ss.status = 'started'
         and t.permanently_stalled_at is null
         and t.requeued_count < 3  -- the others are given up on above, or left to the next call
-        and t.started_at < now() - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30)
+        and t.started_at < v_now - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30)
       -- The run too (shared): a run a verb holds (pause_run, cancel_run) is left for the next
       -- call, and a verb that comes later waits for this requeue and then sees the task queued.
       for update of t skip locked
@@ -100,7 +102,7 @@ begin
           started_at = null,
           last_worker_id = null,
           requeued_count = t.requeued_count + 1,
-          last_requeued_at = now()
+          last_requeued_at = v_now
       from stalled as st
       where t.run_id = st.run_id
         and t.step_slug = st.step_slug
@@ -137,21 +139,22 @@ comment on function pgflow.requeue_stalled_tasks() is
 'Requeues stalled tasks. A task is stalled when it is started in a started step of a
 started run (tasks left behind by a failed run or a skipped step are not work any more),
 not permanently stalled, and its started_at is older than coalesce(step timeout, flow
-timeout) + 30 seconds (database clock). Requeued up to 3 times (status queued, started_at
-and last_worker_id NULL, requeued_count + 1, last_requeued_at now, message visible at once;
-attempts_count unchanged, so a late report of the old attempt is fenced by complete_task /
-fail_task''s attempt argument). A task that stalls again after 3 requeues is given up on
-(#12): it fails for good through fail_tasks (permanent: its remaining attempts are not
-spent; error "Task stalled: ... given up"), its step''s when_exhausted applies (fail the
-step and the run, or skip the step / skip it with its dependents), permanently_stalled_at
-is stamped, and run_events records task:failed, task:permanently_stalled and what
-followed with actor system. (A task stamped by an earlier version, still started, stays
-listed in view pgflow.permanently_stalled_tasks.) Tasks of paused runs are left alone until
-resume_run. Returns the number of tasks requeued. Safe to run concurrently: a second concurrent call returns 0
-(try advisory lock), rows are locked SKIP LOCKED and re-checked, so a task completed
-meanwhile is never touched; a repeated call requeues nothing new. Does not depend on
-pgflow.workers rows. As upstream pgflow 0.14.1 requeue_stalled_tasks, except that the
-timeout is the step''s own when set (upstream: the flow''s; compat/UPSTREAM.md).';
+timeout) + 30 seconds (the engine''s time, pgflow._now()). Requeued up to 3 times (status
+queued, started_at and last_worker_id NULL, requeued_count + 1, last_requeued_at now,
+message visible at once; attempts_count unchanged, so a late report of the old attempt is
+fenced by complete_task / fail_task''s attempt argument). A task that stalls again after 3
+requeues is given up on (#12): it fails for good through fail_tasks (permanent: its
+remaining attempts are not spent; error "Task stalled: ... given up"), its step''s
+when_exhausted applies (fail the step and the run, or skip the step / skip it with its
+dependents), permanently_stalled_at is stamped, and run_events records task:failed,
+task:permanently_stalled and what followed with actor system. (A task stamped by an earlier
+version, still started, stays listed in view pgflow.permanently_stalled_tasks.) Tasks of
+paused runs are left alone until resume_run. Returns the number of tasks requeued. Safe to
+run concurrently: a second concurrent call returns 0 (try advisory lock), rows are locked
+SKIP LOCKED and re-checked, so a task completed meanwhile is never touched; a repeated call
+requeues nothing new. Does not depend on pgflow.workers rows. As upstream pgflow 0.14.1
+requeue_stalled_tasks, except that the timeout is the step''s own when set (upstream: the
+flow''s; compat/UPSTREAM.md).';
 
 create view pgflow.permanently_stalled_tasks as
 select

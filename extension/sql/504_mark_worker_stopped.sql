@@ -1,4 +1,4 @@
--- mark_worker_stopped: stamps workers.stopped_at = clock_timestamp() for worker_id: the worker
+-- mark_worker_stopped: stamps workers.stopped_at = pgflow._now() for worker_id: the worker
 -- shut down gracefully.
 
 create function pgflow.mark_worker_stopped(worker_id uuid)
@@ -8,10 +8,10 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
   update pgflow.workers as w
-  set stopped_at = clock_timestamp()
+  set stopped_at = (select pgflow._now())
   where w.worker_id = mark_worker_stopped.worker_id;
 $$;
 
 comment on function pgflow.mark_worker_stopped(uuid) is
-'Stamps workers.stopped_at = clock_timestamp() for worker_id: the worker shut down
-gracefully. Unknown ids are ignored. As upstream pgflow 0.14.1.';
+'Stamps workers.stopped_at = the engine''s time (pgflow._now()) for worker_id: the worker
+shut down gracefully. Unknown ids are ignored. As upstream pgflow 0.14.1.';

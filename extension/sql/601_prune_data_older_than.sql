@@ -16,7 +16,7 @@ begin
       errcode = 'invalid_parameter_value',
       message = format('retention_interval must be a non-negative interval (got %s)', retention_interval);
   end if;
-  v_cutoff := now() - retention_interval;
+  v_cutoff := pgflow._now() - retention_interval;
 
   delete from pgflow.workers as w where w.last_heartbeat_at < v_cutoff;
 
@@ -71,7 +71,8 @@ end;
 $$;
 
 comment on function pgflow.prune_data_older_than(interval) is
-'Deletes history older than retention_interval (cutoff = now() - retention_interval):
+'Deletes history older than retention_interval (cutoff = the engine''s time, pgflow._now(),
+minus retention_interval):
 workers whose last heartbeat is older; runs completed, failed, cancelled or expired before
 the cutoff with all their step_tasks, map_task_inputs, wait_states, signals, step_states
 and run_events (and their messages still in the queue), and with them their idempotency

@@ -16,6 +16,7 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_name text := coalesce(schedule_flow.schedule_name, schedule_flow.flow_slug);
   v_job_name text := pgflow._schedule_job_name(v_name);
   v_job_id bigint;
@@ -61,14 +62,15 @@ begin
   perform pg_catalog.pg_advisory_xact_lock(2, pg_catalog.hashtext(v_name));
   execute v_schedule_sql into v_job_id
     using v_job_name, schedule_flow.schedule, format('select pgflow._start_scheduled_flow(%L)', v_name);
-  insert into pgflow.schedules (schedule_name, flow_slug, schedule, input, job_id)
-  values (v_name, schedule_flow.flow_slug, schedule_flow.schedule, schedule_flow.input, v_job_id)
+  insert into pgflow.schedules (schedule_name, flow_slug, schedule, input, job_id, created_at, updated_at)
+  values (v_name, schedule_flow.flow_slug, schedule_flow.schedule, schedule_flow.input, v_job_id,
+          v_now, v_now)
   on conflict on constraint schedules_pkey do update
     set flow_slug = excluded.flow_slug,
         schedule = excluded.schedule,
         input = excluded.input,
         job_id = excluded.job_id,
-        updated_at = now();
+        updated_at = excluded.updated_at;
   return v_job_id;
 end;
 $$;

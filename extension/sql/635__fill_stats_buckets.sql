@@ -11,8 +11,9 @@ declare
   v_first timestamptz := date_bin(interval '5 minutes', _fill_stats_buckets.since,
                                   timestamptz '1970-01-01 00:00:00+00');
   v_missing timestamptz[];
+  v_now timestamptz := pgflow._now();
 begin
-  if _fill_stats_buckets.since is null or _fill_stats_buckets.since < now() - interval '31 days' then
+  if _fill_stats_buckets.since is null or _fill_stats_buckets.since < v_now - interval '31 days' then
     raise exception using
       errcode = 'invalid_parameter_value',
       message = format('stats: since must be within the last 31 days (got %s)', _fill_stats_buckets.since);
@@ -41,8 +42,8 @@ begin
   select c.* from pgflow._compute_step_stats(v_missing[1], v_closed_end) as c
   where c.bucket_start in (select m from unnest(v_missing) as m)
   on conflict do nothing;
-  insert into pgflow.stats_buckets (bucket_start)
-  select m from unnest(v_missing) as m
+  insert into pgflow.stats_buckets (bucket_start, filled_at)
+  select m, v_now from unnest(v_missing) as m
   on conflict do nothing;
   return cardinality(v_missing);
 end;

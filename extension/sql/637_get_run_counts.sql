@@ -21,6 +21,7 @@ declare
   v_first timestamptz;
   v_from timestamptz := date_bin(interval '5 minutes', get_run_counts.since, timestamptz '1970-01-01 00:00:00+00');
   v_closed_end timestamptz;
+  v_now timestamptz;
 begin
   if get_run_counts.interval_seconds is null or get_run_counts.interval_seconds < 300
      or get_run_counts.interval_seconds % 300 <> 0 then
@@ -37,6 +38,7 @@ begin
   perform pgflow._fill_stats_buckets(get_run_counts.since);
   v_first := date_bin(v_interval, get_run_counts.since, timestamptz '1970-01-01 00:00:00+00');
   v_closed_end := pgflow._stats_closed_end();
+  v_now := pgflow._now();
   return query
   with buckets as (
     select r.*, date_bin(v_interval, r.bucket_start, timestamptz '1970-01-01 00:00:00+00') as interval_start
@@ -62,7 +64,7 @@ begin
          coalesce(sum(b.failed), 0)::bigint, coalesce(sum(b.cancelled), 0)::bigint,
          coalesce(sum(b.expired), 0)::bigint,
          pgflow._histogram_quantile(min(h.histogram), 0.5), pgflow._histogram_quantile(min(h.histogram), 0.95)
-  from generate_series(v_first, now(), v_interval) as g (interval_start)
+  from generate_series(v_first, v_now, v_interval) as g (interval_start)
   left join buckets as b on b.interval_start = g.interval_start
   left join histograms as h on h.interval_start = g.interval_start
   group by g.interval_start
@@ -73,8 +75,9 @@ $$;
 comment on function pgflow.get_run_counts(text, timestamptz, int) is
 'One row per interval of interval_seconds (a multiple of 300, default 3600; else 22023
 invalid_parameter_value) on the epoch''s grid, from the one holding since (timestamptz,
-within the last 31 days, else 22023) to now, for flow flow_slug; the first interval counts
-only from the 5-minute bucket holding since on. Per interval: runs started in it
+within the last 31 days, else 22023) to the engine''s time (pgflow._now()), for flow
+flow_slug; the first interval counts only from the 5-minute bucket holding since on. Per
+interval: runs started in it
 (started_at; a run created queued counts when it leaves the queue), runs that ended in it
 by final status (completed,
 failed, cancelled, expired), and p50_seconds / p95_seconds, estimates of the completed

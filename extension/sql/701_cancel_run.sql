@@ -12,6 +12,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_run pgflow.runs;
   v_previous text[];
 begin
@@ -25,7 +26,7 @@ begin
   v_previous := pgflow._set_actor(cancel_run.actor, cancel_run.reason);
   update pgflow.runs as r
   set status = 'cancelled',
-      cancelled_at = now(),
+      cancelled_at = v_now,
       paused_at = null
   where r.run_id = v_run.run_id;
   perform pgflow._record_events(array['run:cancelled'], array[v_run.run_id]);

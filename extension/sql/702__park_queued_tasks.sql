@@ -59,10 +59,11 @@ begin
 
   -- Each queued task whose message sits in the archive (parked) gets a new one, visible when
   -- the old one would have been: at once when that time passed during the pause (a backoff
-  -- or start delay that fell due), else after what is left of it.
+  -- or start delay that fell due), else after what is left of it (pgmq's clock,
+  -- clock_timestamp(), as its vt; greatest ignores the NULL of a message that is gone).
   for v_delay, v_step_slugs, v_task_indexes in execute format(
     'select case when h.message_id is not null then 0
-                 else greatest(0, ceil(extract(epoch from (coalesce(a.vt, now()) - now()))))::int end as delay,
+                 else greatest(0, ceil(extract(epoch from a.vt - clock_timestamp())))::int end as delay,
             array_agg(t.step_slug order by t.step_slug, t.task_index) as step_slugs,
             array_agg(t.task_index order by t.step_slug, t.task_index) as task_indexes
      from pgflow.step_tasks as t

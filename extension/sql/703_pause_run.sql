@@ -12,6 +12,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_run pgflow.runs;
   v_previous text[];
 begin
@@ -25,7 +26,7 @@ begin
   v_previous := pgflow._set_actor(pause_run.actor, pause_run.reason);
   update pgflow.runs as r
   set status = 'paused',
-      paused_at = now()
+      paused_at = v_now
   where r.run_id = v_run.run_id;
   perform pgflow._record_events(array['run:paused'], array[v_run.run_id]);
   perform pgflow._park_queued_tasks(array[v_run.run_id]);

@@ -28,7 +28,7 @@ begin
   -- it at once, after its handlers ran again).
   select r.concurrency_key, r.deadline into v_concurrency_key, v_deadline
   from pgflow.runs as r where r.run_id = _reopen_run.run_id;
-  if v_deadline <= now() then
+  if v_deadline <= pgflow._now() then
     raise exception using
       errcode = 'object_not_in_prerequisite_state',
       message = format('a failed run cannot start again: the deadline of run %s passed at %s',

@@ -113,6 +113,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  v_now timestamptz := pgflow._now();
   v_run pgflow.runs;
   v_state pgflow.step_states;
   v_previous text[];
@@ -143,7 +144,7 @@ begin
   v_previous := pgflow._set_actor(complete_step.actor, complete_step.reason);
   update pgflow.step_states as ss
   set status = 'completed',
-      completed_at = now(),
+      completed_at = v_now,
       failed_at = null,
       error_message = null,
       remaining_tasks = 0,

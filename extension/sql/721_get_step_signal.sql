@@ -47,8 +47,9 @@ stable
 set search_path = pg_catalog, pg_temp
 as $$
   select ws.step_slug, w.kind, w.signal_name, ws.waiting_since, ws.deadline, ws.resolved_at, ws.outcome,
-    extract(epoch from coalesce(ws.resolved_at, now()) - ws.waiting_since)::double precision,
-    case when ws.resolved_at is null then extract(epoch from ws.deadline - now())::double precision end
+    extract(epoch from coalesce(ws.resolved_at, (select pgflow._now())) - ws.waiting_since)::double precision,
+    case when ws.resolved_at is null
+         then extract(epoch from ws.deadline - (select pgflow._now()))::double precision end
   from pgflow.wait_states as ws
   join pgflow.step_waits as w on w.flow_slug = ws.flow_slug and w.step_slug = ws.step_slug
   join pgflow.steps as s on s.flow_slug = ws.flow_slug and s.step_slug = ws.step_slug
@@ -62,4 +63,4 @@ comment on function pgflow.get_run_waits(uuid) is
 resolved_at and outcome (signal, timed_out, due, unreadable, abandoned; NULL while
 waiting), waited_seconds (until resolved, or until now) and seconds_left until the
 deadline (NULL once resolved or without deadline; negative when the deadline has passed
-and tick has not fired it yet), on the database clock. Reads only. pgflow-py extension.';
+and tick has not fired it yet), on the engine''s clock (pgflow._now()). Reads only. pgflow-py extension.';

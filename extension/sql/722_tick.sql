@@ -24,6 +24,7 @@ declare
   v_expired int := 0;
   v_started int := 0;
   v_key record;
+  v_now timestamptz;
 begin
   if tick.max_runs is null or tick.max_runs < 1 then
     raise exception using
@@ -36,6 +37,7 @@ begin
     return query select false, 0, 0, 0, 0, 0;
     return;
   end if;
+  v_now := pgflow._now();
 
   -- FIRE: started runs with a wait past its deadline, earliest first, at most max_runs; a run
   -- locked by a concurrent signal or report is left to the next tick (lock order: run first).
@@ -47,7 +49,7 @@ begin
       select ws.run_id
       from pgflow.wait_states as ws
       join pgflow.runs as wr on wr.run_id = ws.run_id
-      where ws.resolved_at is null and ws.deadline <= now() and wr.status = 'started'
+      where ws.resolved_at is null and ws.deadline <= v_now and wr.status = 'started'
       group by ws.run_id
       order by min(ws.deadline)
       limit tick.max_runs
@@ -61,7 +63,7 @@ begin
     -- the same transaction).
     select array_agg(ws.run_id), array_agg(ws.step_slug) into v_due_runs, v_due_slugs
     from pgflow.wait_states as ws
-    where ws.run_id = any(v_run_ids) and ws.resolved_at is null and ws.deadline <= now();
+    where ws.run_id = any(v_run_ids) and ws.resolved_at is null and ws.deadline <= v_now;
     perform pgflow._advance_runs(v_run_ids);
     select count(*)::int into v_fired
     from unnest(v_due_runs, v_due_slugs) as d (run_id, step_slug)
@@ -74,7 +76,7 @@ begin
   select array_agg(r.run_id) into v_run_ids
   from (
     select r.run_id from pgflow.runs as r
-    where r.deadline <= now() and r.status in ('started', 'paused')
+    where r.deadline <= v_now and r.status in ('started', 'paused')
     order by r.deadline
     limit tick.max_runs
     for update skip locked
@@ -102,7 +104,7 @@ begin
   select array_agg(r.run_id) into v_run_ids
   from (
     select r.run_id from pgflow.runs as r
-    where r.deadline <= now() and r.status = 'queued'
+    where r.deadline <= v_now and r.status = 'queued'
     order by r.deadline
     limit tick.max_runs
     for update skip locked
@@ -116,9 +118,10 @@ $$;
 
 comment on function pgflow.tick(int) is
 'The maintenance call for time-based transitions, run every few seconds by the worker or by
-pg_cron (setup_tick_cron). In order: fires the waits whose deadline has passed (database
-clock) in at most max_runs (>= 1) started runs, earliest deadline first (a signal wait with
-no pending matching signal times out and its on_timeout applies, a timer completes; the
+pg_cron (setup_tick_cron). In order: fires the waits whose deadline has passed (the
+engine''s time, pgflow._now()) in at most max_runs (>= 1) started runs, earliest deadline
+first (a signal wait with no pending matching signal times out and its on_timeout applies, a
+timer completes; the
 runs then move on, _advance_runs); expires at most max_runs started or paused runs whose
 deadline has passed (_expire_runs); starts the queued runs of at most max_runs concurrency
 keys that have a free slot (_start_queued_runs: normally done when a slot frees; this

@@ -15,6 +15,9 @@
 --   session's temporary schema last. An empty search_path is not enough: the temporary
 --   schema is then searched *first* for type names, so a caller could shadow jsonb or text
 --   with a pg_temp domain whose CHECK runs its own function as the function owner.
+--   One exception, pgflow._now(): a one-expression SQL function that the planner inlines
+--   only without a SET clause; every name in it is schema-qualified, it writes nothing and
+--   runs with the caller's rights.
 
 create function pgflow.setup_security()
 returns text[]
@@ -32,6 +35,9 @@ begin
     select p.oid::pg_catalog.regprocedure::text
     from pg_catalog.pg_proc as p
     where p.pronamespace = 'pgflow'::pg_catalog.regnamespace and p.prokind in ('f', 'p')
+      -- ... but the engine's time source: inlined by the planner only without a SET clause
+      -- (every name in it is schema-qualified; extension/sql/033__now.sql).
+      and p.oid operator(pg_catalog.<>) 'pgflow._now()'::pg_catalog.regprocedure
     order by 1
   loop
     execute format('alter routine %s set search_path = pg_catalog, pg_temp', v_routine);
@@ -101,10 +107,12 @@ begin
     grant usage on schema pgflow to pgflow_worker;
     grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
       pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
-      pgflow.run_events, pgflow.step_waits, pgflow.wait_states, pgflow.signals
+      pgflow.run_events, pgflow.step_waits, pgflow.wait_states, pgflow.signals, pgflow.test_clock
       to pgflow_worker;
     grant execute on function
       pgflow.version(),
+      pgflow._now(),
+      pgflow._test_clock_now(),
       pgflow.ensure_flow_compiled(text, jsonb, boolean),
       pgflow.sync_flow_options(text, jsonb),
       pgflow.track_worker_function(text),
@@ -138,10 +146,12 @@ begin
     grant usage on schema pgflow to pgflow_client;
     grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
       pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
-      pgflow.run_events, pgflow.step_waits, pgflow.wait_states, pgflow.signals
+      pgflow.run_events, pgflow.step_waits, pgflow.wait_states, pgflow.signals, pgflow.test_clock
       to pgflow_client;
     grant execute on function
       pgflow.version(),
+      pgflow._now(),
+      pgflow._test_clock_now(),
       pgflow.start_flow(text, jsonb, uuid, text, text, timestamptz),
       pgflow.start_flow_with_states(text, jsonb, uuid),
       pgflow.get_run_with_states(uuid),
@@ -162,10 +172,13 @@ begin
     grant usage on schema pgflow to pgflow_operator;
     grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
       pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
-      pgflow.run_events, pgflow.workers, pgflow.step_waits, pgflow.wait_states, pgflow.signals
+      pgflow.run_events, pgflow.workers, pgflow.step_waits, pgflow.wait_states, pgflow.signals,
+      pgflow.test_clock
       to pgflow_operator;
     grant execute on function
       pgflow.version(),
+      pgflow._now(),
+      pgflow._test_clock_now(),
       pgflow.get_run_with_states(uuid),
       pgflow.get_run_events(uuid),
       pgflow.cancel_run(uuid, text, text, text),

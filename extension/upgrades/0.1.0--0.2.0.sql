@@ -8,6 +8,12 @@
 -- tests/integration/test_upgrade.py proves that 0.1.0 + the script gives the catalog of a
 -- fresh 0.2.0 install and keeps every run.
 
+-- Added (#16): the engine's one time source, pgflow._now(), and the test clock it reads
+-- (first: the defaults of the tables below call it; a plpgsql body is not checked when it
+-- is created, so the function may come before its table).
+-- include: sql/031_tables_test_clock.sql
+-- include: sql/033__now.sql
+
 -- Added: scheduled flows (pg_cron), extension/sql/055_tables_schedules.sql.
 create table pgflow.schedules (
   schedule_name text primary key,
@@ -15,8 +21,8 @@ create table pgflow.schedules (
   schedule text not null,
   input jsonb not null,
   job_id bigint,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
+  created_at timestamptz not null default pgflow._now(),
+  updated_at timestamptz not null default pgflow._now(),
   constraint schedule_name_is_valid check (
     pgflow.is_valid_slug(schedule_name) and length(schedule_name) <= 47
   )

@@ -252,3 +252,15 @@ class FlowShapeMismatch(WorkerStartupError):
             "Use a new flow slug (e.g. a version suffix), or --allow-data-loss to drop and "
             "recreate the flow with ALL its runs."
         )
+
+
+# ---------------------------------------------------------------- testing
+
+
+class RunStalled(PgflowError, RuntimeError):
+    """``pgflow.testing.run_flow`` gave up on a run that ran away or made no progress.
+
+    Raised after ``max_handler_calls`` handler calls (a retry loop, a huge map), or after
+    1,000 moves of the test clock in a row that made nothing claimable (report it: the run
+    had something due that no claim could take).
+    """

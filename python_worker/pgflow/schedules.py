@@ -3,7 +3,8 @@
 A schedule is a row of ``pgflow.schedules`` plus a pg_cron job (``pgflow.schedule_flow``).
 Flows declare theirs with ``Flow(..., cron=..., cron_input=...)``; the worker syncs its flows
 at start, ``pgflow schedule sync`` does it without a worker. Next-run times are computed
-from the database clock and pg_cron's time zone (setting ``cron.timezone``, GMT by default).
+from the engine's clock (``pgflow._now()``, on which the runs' time slots are cut) and
+pg_cron's time zone (setting ``cron.timezone``, GMT by default).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def next_run(schedule: str, now: datetime, timezone: str = "GMT") -> datetime | 
 
     Args:
         schedule: a 5-field cron expression or ``"N seconds"``.
-        now: an aware datetime (the database clock).
+        now: an aware datetime (the engine's clock, ``pgflow._now()``).
         timezone: the time zone pg_cron evaluates cron expressions in.
 
     Returns:
@@ -97,7 +98,7 @@ def list_schedules(conn_or_dsn: psycopg.Connection[Any] | str) -> list[Schedule]
     rows = conn.execute(
         "select s.schedule_name, s.flow_slug, s.schedule, s.input, "
         + active_sql
-        + ", now(), coalesce(current_setting('cron.timezone', true), 'GMT')"
+        + ", (select pgflow._now()), coalesce(current_setting('cron.timezone', true), 'GMT')"
         " from pgflow.schedules s order by s.schedule_name"
     ).fetchall()
     return [

@@ -6,7 +6,8 @@ set client_min_messages = warning;
 create schema if not exists pgflow_tests;
 reset client_min_messages;
 
--- Remove every pgflow row and every flow queue (for tests that need an empty database).
+-- Remove every pgflow row and every flow queue, and undo any advance_clock (for tests that
+-- need an empty database).
 create or replace function pgflow_tests.reset_db()
 returns void
 language plpgsql
@@ -28,6 +29,8 @@ begin
   delete from pgflow.flows;
   delete from pgflow.workers;
   delete from pgflow.worker_functions;
+  -- The engine's time back to the database clock (pgflow.advance_clock moved it).
+  delete from pgflow.test_clock;
 end;
 $$;
 

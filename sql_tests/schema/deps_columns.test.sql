@@ -15,11 +15,13 @@ select col_default_is('pgflow', 'deps', 'created_at', 'now()', 'created_at defau
 
 -- TEST: both ends of an edge reference pgflow.steps
 select is(
-  (select array_agg(array_to_string(array(select a.attname from unnest(c.conkey) with ordinality as k(n, o)
-                                          join pg_attribute as a on a.attrelid = c.conrelid and a.attnum = k.n
-                                          order by k.o), ',') order by 1)
-   from pg_constraint as c
-   where c.conrelid = 'pgflow.deps'::regclass and c.contype = 'f' and c.confrelid = 'pgflow.steps'::regclass),
+  (select array_agg(fk.columns order by fk.columns)
+   from (select array_to_string(array(select a.attname from unnest(c.conkey) with ordinality as k(n, o)
+                                      join pg_attribute as a on a.attrelid = c.conrelid and a.attnum = k.n
+                                      order by k.o), ',') as columns
+         from pg_constraint as c
+         where c.conrelid = 'pgflow.deps'::regclass and c.contype = 'f'
+           and c.confrelid = 'pgflow.steps'::regclass) as fk),
   array['flow_slug,dep_slug', 'flow_slug,step_slug'],
   'deps has foreign keys (flow_slug, dep_slug) and (flow_slug, step_slug) to pgflow.steps');
 

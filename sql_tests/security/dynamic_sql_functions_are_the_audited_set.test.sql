@@ -28,6 +28,8 @@ select plan(1);
 --                                     format_table_name + %I; ids USING
 --   get_queue_stats                   queue tables of flows whose queue exists in pgmq.meta
 --                                     (valid slugs) via format_table_name + %I; slug USING
+--   advance_clock                     queue tables of flows whose queue exists in pgmq.meta
+--                                     (valid slugs) via format_table_name + %I; interval USING
 -- A new EXECUTE needs the same review, then an entry here.
 select is(
   array(select pgflow_tests.signature(p.oid) from pg_proc as p
@@ -41,6 +43,7 @@ select is(
     '_release_throttled_messages(text,text[])',
     '_resend_parked_tasks(uuid)',
     '_setup_maintenance_cron(text,text,text)',
+    'advance_clock(double precision)',
     'get_message_due_in(text,bigint[])',
     'get_queue_stats()',
     'prune_data_older_than(interval)',

@@ -4,6 +4,8 @@ select plan(5);
 -- TEST: pgflow_worker may call exactly what a worker calls (README "Security")
 select ok(has_schema_privilege('pgflow_worker', 'pgflow', 'usage'), 'pgflow_worker has USAGE on schema pgflow');
 select is(pgflow_tests.executable_by('pgflow_worker'), array[
+    '_now()',
+    '_test_clock_now()',
     'cancelled_tasks(uuid[],text[],integer[])',
     'complete_task(uuid,text,integer,jsonb,integer)',
     'complete_tasks(uuid[],text[],integer[],jsonb[],integer[])',
@@ -34,8 +36,8 @@ select is(pgflow_tests.executable_by('pgflow_worker'), array[
 -- TEST: it reads definitions and run state, and writes no table
 select is(pgflow_tests.relations_with('pgflow_worker', 'select'),
   array['deps', 'flows', 'installed_versions', 'permanently_stalled_tasks', 'run_events', 'runs', 'signals',
-        'step_states', 'step_tasks', 'step_waits', 'steps', 'wait_states'],
-  'pgflow_worker may read definitions and run state (not workers, worker_functions, schedules)');
+        'step_states', 'step_tasks', 'step_waits', 'steps', 'test_clock', 'wait_states'],
+  'pgflow_worker may read definitions, run state and the test clock (not workers, worker_functions, schedules)');
 select is(
   pgflow_tests.relations_with('pgflow_worker', 'insert') || pgflow_tests.relations_with('pgflow_worker', 'update')
     || pgflow_tests.relations_with('pgflow_worker', 'delete') || pgflow_tests.relations_with('pgflow_worker', 'truncate'),

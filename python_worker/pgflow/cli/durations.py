@@ -51,8 +51,8 @@ def parse_deadline(text: str) -> timedelta | datetime:
     A timestamp is ISO 8601 with a UTC offset (``2026-05-01T12:00:00+02:00``, ``...Z``).
 
     Returns:
-        A timedelta (relative: the client adds it to the database's ``now()``) or an aware
-        datetime (absolute).
+        A timedelta (relative: the client adds it to the engine's time, ``pgflow._now()``)
+        or an aware datetime (absolute).
 
     Raises:
         ValueError: neither, or a timestamp without an offset (ambiguous).

@@ -98,7 +98,7 @@ def may_have_ended_queued(run: Run) -> bool:
 
     Only a run created queued has ``queued_at``; its ``started_at`` is then the same
     moment (one statement), and leaving the queue sets ``started_at`` to that moment's
-    ``now()``: a run whose ``started_at`` is after ``queued_at`` did start. The others
+    ``pgflow._now()``: a run whose ``started_at`` is after ``queued_at`` did start. The others
     (the same moment: a start in the same transaction, or in one begun earlier) need
     :func:`never_started` with their events.
     """

@@ -166,8 +166,8 @@ class AsyncClient(AsyncRunControl, AsyncSignals):
                 the first run with ``duplicate`` True and writes nothing.
             concurrency_key: the key whose slots (the flow's ``concurrency_limit``) the
                 run takes; over the limit it is ``queued`` or refused (``on_limit``).
-            deadline: an aware datetime, or a timedelta or seconds from the database's
-                ``now()``: the run expires if still unfinished then.
+            deadline: an aware datetime, or a timedelta or seconds from the engine's time
+                (``pgflow._now()``): the run expires if still unfinished then.
 
         Returns:
             The run with its step states, and ``duplicate``.

@@ -28,8 +28,8 @@ START_FLOW: Final[LiteralString] = (
 GET_RUN: Final[LiteralString] = "select pgflow.get_run_with_states(%(run_id)s) as state"
 
 #: Start a run with pgflow-py's trailing options; one row (run_id, duplicate). Keys are text
-#: or NULL; the deadline is ``deadline_at`` (timestamptz) or, relative, ``now()`` plus
-#: ``deadline_in`` (interval), so the database clock decides; both NULL: the flow's
+#: or NULL; the deadline is ``deadline_at`` (timestamptz) or, relative, ``pgflow._now()``
+#: plus ``deadline_in`` (interval), so the engine's clock decides; both NULL: the flow's
 #: run_timeout, if any. The run's state is read by GET_RUN in a second statement: a STABLE
 #: function in this statement would not see the row start_flow inserts.
 START_FLOW_KEYED: Final[LiteralString] = (
@@ -37,7 +37,8 @@ START_FLOW_KEYED: Final[LiteralString] = (
     "%(flow_slug)s, %(input)s::jsonb, %(run_id)s::uuid,"
     " idempotency_key => %(idempotency_key)s::text,"
     " concurrency_key => %(concurrency_key)s::text,"
-    " deadline => coalesce(%(deadline_at)s::timestamptz, now() + %(deadline_in)s::interval))"
+    " deadline => coalesce(%(deadline_at)s::timestamptz,"
+    " pgflow._now() + %(deadline_in)s::interval))"
 )
 
 #: ``pgflow.get_run_slot``: where a run with a concurrency key stands; one row
@@ -48,11 +49,12 @@ GET_RUN_SLOT: Final[LiteralString] = (
     " from pgflow.get_run_slot(%(run_id)s::uuid)"
 )
 
-#: A run's deadline with the seconds left on the database clock, in one statement: one row
+#: A run's deadline with the seconds left on the engine's clock (``pgflow._now()``), in one
+#: statement: one row
 #: (deadline, seconds_left, expired_at) (deadline NULL when the run has none), none for an
 #: unknown run.
 GET_RUN_DEADLINE: Final[LiteralString] = (
-    "select r.deadline, extract(epoch from r.deadline - now())::float8 as seconds_left,"
+    "select r.deadline, extract(epoch from r.deadline - pgflow._now())::float8 as seconds_left,"
     " r.expired_at from pgflow.runs as r where r.run_id = %(run_id)s::uuid"
 )
 

@@ -2,10 +2,11 @@
 
 ``idempotency_key`` and ``concurrency_key`` are checked as ``pgflow._check_run_key``
 checks them, before anything is sent; ``deadline`` becomes statement parameters so that a
-relative deadline is computed on the database clock (``now() + interval``), never on
-Python's. The SQL errors of a keyed start become pgflow errors: 53400
-:class:`~pgflow.errors.ConcurrencyLimitReached` (with the runs holding the slots), 22023
-:class:`~pgflow.errors.InvalidStartOption`, 25000 :class:`~pgflow.errors.WrongIsolationLevel`.
+relative deadline is computed on the engine's clock (``pgflow._now() + interval``: the
+database's ``now()`` outside tests), never on Python's. The SQL errors of a keyed start
+become pgflow errors: 53400 :class:`~pgflow.errors.ConcurrencyLimitReached` (with the
+runs holding the slots), 22023 :class:`~pgflow.errors.InvalidStartOption`, 25000
+:class:`~pgflow.errors.WrongIsolationLevel`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import psycopg
 from pgflow.errors import ConcurrencyLimitReached, InvalidStartOption, WrongIsolationLevel
 
 #: A deadline: an aware datetime (absolute), or a timedelta or a number of seconds from the
-#: database's ``now()`` (relative).
+#: engine's time, ``pgflow._now()`` (relative).
 Deadline: TypeAlias = datetime | timedelta | int | float
 
 #: The longest key ``start_flow`` accepts, in characters.
@@ -67,8 +68,8 @@ def deadline_params(deadline: Deadline | None) -> dict[str, Any]:
     """The statement parameters of a deadline: ``deadline_at`` and ``deadline_in``.
 
     An aware datetime goes as ``deadline_at`` (timestamptz); a timedelta or a number of
-    seconds as ``deadline_in`` (an interval the statement adds to the database's
-    ``now()``); None sets neither (the flow's ``run_timeout`` applies, if any).
+    seconds as ``deadline_in`` (an interval the statement adds to the engine's time,
+    ``pgflow._now()``); None sets neither (the flow's ``run_timeout`` applies, if any).
 
     Raises:
         InvalidStartOption: a naive datetime, a relative deadline that is not positive or
@@ -81,7 +82,7 @@ def deadline_params(deadline: Deadline | None) -> dict[str, Any]:
         if deadline.tzinfo is None or deadline.utcoffset() is None:
             raise InvalidStartOption(
                 f"deadline {deadline.isoformat()} has no time zone: pass an aware datetime "
-                "(e.g. datetime.now(UTC) + ...) or a timedelta from the database's now()"
+                "(e.g. datetime.now(UTC) + ...) or a timedelta from now on the database's clock"
             )
         return {"deadline_at": deadline, "deadline_in": None}
     if isinstance(deadline, bool) or not isinstance(deadline, timedelta | int | float):

@@ -64,9 +64,9 @@ class RunDeadline:
 
     Attributes:
         deadline: when the run expires if it is still unfinished then.
-        seconds_left: seconds from the database's ``now()`` to the deadline, read in the
-            same statement; zero or negative once it has passed (the next tick expires the
-            run if it is still queued, started or paused).
+        seconds_left: seconds from the engine's time (``pgflow._now()``) to the deadline,
+            read in the same statement; zero or negative once it has passed (the next tick
+            expires the run if it is still queued, started or paused).
         expired_at: when the tick expired the run, or None.
     """
 

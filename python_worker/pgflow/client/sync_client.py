@@ -125,8 +125,8 @@ class Client(RunControl, Signals):
                 ``on_limit="reject"``, refused. Without a limit the key is only recorded.
             deadline: when the run expires (status ``expired``, its unfinished work
                 cancelled) if still unfinished: an aware :class:`datetime.datetime`, or a
-                :class:`datetime.timedelta` or a number of seconds from the database's
-                ``now()`` (never Python's clock). None: the flow's ``run_timeout``, if any.
+                :class:`datetime.timedelta` or a number of seconds from the engine's time
+                (``pgflow._now()``, never Python's clock). None: the flow's ``run_timeout``, if any.
 
         Returns:
             The run with its step states (a :class:`RunState`), and ``duplicate``: True
@@ -198,8 +198,8 @@ class Client(RunControl, Signals):
             run_id: the run's uuid.
 
         Returns:
-            ``deadline``, ``seconds_left`` (from the database's ``now()``, read in the same
-            statement; <= 0 once passed) and ``expired_at``; None for a run without
+            ``deadline``, ``seconds_left`` (from the engine's time, ``pgflow._now()``, read in
+            the same statement; <= 0 once passed) and ``expired_at``; None for a run without
             deadline.
 
         Raises:

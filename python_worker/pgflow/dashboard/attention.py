@@ -9,8 +9,9 @@ client verb as the run page, with ``expected_status`` the status the group impli
 the flash message counts the outcomes ("retry 12 runs: 10 done, 1 already moved on, 1
 not done"). One action takes at most :data:`GROUP_LIMIT` runs; a larger group is said so
 ("retry 1,000 of 20,000 runs: 1,000 done; 19,000 remain: run it again"). The form carries
-when the page was shown (``seen_at``, the database's clock): "rerun all" leaves alone a
-run rerun since then ("already rerun"), so a second click does not rerun the group twice.
+when the page was shown (``seen_at``, the engine's clock, ``pgflow._now()``): "rerun all"
+leaves alone a run rerun since then ("already rerun"), so a second click does not rerun the
+group twice.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def attention_page(request: Request) -> Response:
         groups = failed_groups(conn)
         stuck = stuck_runs(conn)
         counts = stuck_counts(conn)
-        seen_at = conn.execute("select now()").fetchone()
+        seen_at = conn.execute("select pgflow._now()").fetchone()
     by_reason: dict[str, list[object]] = {}
     for row in stuck:
         by_reason.setdefault(row.reason, []).append(row)

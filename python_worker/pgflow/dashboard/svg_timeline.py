@@ -1,7 +1,7 @@
 """The run's timeline as inline SVG: one bar per task attempt, queued -> started -> outcome.
 
-Time runs left to right from the run's start to its end (or the database's ``now()``
-while it runs). Each attempt is a ``<g class="attempt o-<outcome>" data-step=...
+Time runs left to right from the run's start to its end (or the engine's time,
+``pgflow._now()``, while it runs). Each attempt is a ``<g class="attempt o-<outcome>" data-step=...
 data-task=... data-attempt=... data-outcome=...>`` made of segments (``<rect class="seg
 <kind>">``, coloured by the page's CSS):
 
@@ -108,7 +108,7 @@ def draw_timeline(
     Args:
         attempts: the attempts, in the order of their rows.
         start: the left edge (the run's start).
-        end: the right edge (the run's end, or the database's now() while it runs).
+        end: the right edge (the run's end, or the engine's time while it runs).
         retried_at: when the run was retried: a marked vertical line each.
         not_read: per step, tasks whose attempts were not read (counted in the step's
             note row).

@@ -131,12 +131,12 @@ order by f.flow_slug
 _STEP_STATS: Final[LiteralString] = """
 select step_slug, completed, failed, skipped, cancelled, retried, failure_rate, retry_rate,
        p50_seconds, p95_seconds
-from pgflow.get_step_stats(%(flow_slug)s, now() - make_interval(secs => %(window_s)s))
+from pgflow.get_step_stats(%(flow_slug)s, pgflow._now() - make_interval(secs => %(window_s)s))
 """
 
 _RUN_COUNTS: Final[LiteralString] = """
 select interval_start, started, completed, failed, cancelled, expired, p50_seconds, p95_seconds
-from pgflow.get_run_counts(%(flow_slug)s, now() - make_interval(secs => %(window_s)s),
+from pgflow.get_run_counts(%(flow_slug)s, pgflow._now() - make_interval(secs => %(window_s)s),
                            %(bucket_s)s)
 """
 

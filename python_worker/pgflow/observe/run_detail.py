@@ -31,7 +31,7 @@ MAX_EVENTS: Final = 1000
 
 _RUN: Final = (
     "select r.*, coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) as ended_at,"
-    " now() as db_now from pgflow.runs as r where r.run_id = %(run_id)s::uuid"
+    " pgflow._now() as db_now from pgflow.runs as r where r.run_id = %(run_id)s::uuid"
 )
 _STEPS: Final = (
     "select s.step_slug, s.step_type, s.step_index, ss.status, ss.initial_tasks,"
@@ -127,7 +127,8 @@ class RunDetail:
         summary: the run as the runs list shows it, with its sentence.
         run: the ``pgflow.runs`` row (``input`` and ``output`` None when redacted) plus
             ``ended_at``.
-        now: the database's ``now()`` when it was read (the timeline's right edge).
+        now: the engine's time (``pgflow._now()``) when it was read (the timeline's right
+            edge).
         steps: the flow's steps in definition order, with their state in the run.
         tasks: the run's tasks in step and task order (at most
             :data:`~pgflow.observe.run_tasks.MAX_TASKS`, and

@@ -134,7 +134,8 @@ def reruns_since(
     Args:
         conn: an open connection.
         run_ids: run uuids as text.
-        since: a time on the database clock (e.g. its ``now()`` when a page was shown).
+        since: a time on the engine's clock (e.g. its ``pgflow._now()`` when a page was
+            shown).
 
     Returns:
         ``{run_id: new_run_id}`` for the runs that ``rerun_flow`` started again after

@@ -33,7 +33,7 @@ TASKS_PER_STEP: Final = 100
 # worker; the stalled-task sweep acts on it at its start + the step's timeout + buffer_s.
 _DEAD: Final = (
     "(w.stopped_at is not null"
-    " or w.last_heartbeat_at < now() - make_interval(secs => %(dead_after_s)s))"
+    " or w.last_heartbeat_at < (select pgflow._now()) - make_interval(secs => %(dead_after_s)s))"
 )
 _SWEEP_AT: Final = (
     "t.started_at + make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + %(buffer_s)s)"
@@ -70,9 +70,10 @@ _TASK_EVENTS: Final = (
 # the dead workers' started tasks: idx_step_tasks_last_worker).
 _DEAD_HELD: Final = (
     "select count(*)::int, count(distinct w.worker_id)::int, bool_and(w.stopped_at is not null),"
-    " max(w.last_heartbeat_at), date_part('epoch', now() - max(w.last_heartbeat_at)),"
+    " max(w.last_heartbeat_at),"
+    " date_part('epoch', (select pgflow._now()) - max(w.last_heartbeat_at)),"
     " min(" + _SWEEP_AT + "),"
-    " date_part('epoch', min(" + _SWEEP_AT + ") - now())"
+    " date_part('epoch', min(" + _SWEEP_AT + ") - (select pgflow._now()))"
     " from pgflow.workers as w"
     " join pgflow.step_tasks as t on t.last_worker_id = w.worker_id and t.status = 'started'"
     " join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug"

@@ -9,8 +9,8 @@ as ``"running parse: 1,070 of 1,792 tasks"``, ``"retrying fetch (attempt 2 of 3,
 s): TimeoutError"`` or ``"waiting for signal approved since 3 h"``; started tasks whose
 worker is dead (:mod:`pgflow.observe.workers`: no heartbeat for ``dead_after_s``, or
 stopped) are said to be held by a dead worker, since only the stalled-task sweep moves
-them on. Every age and time left is measured on the database clock (``now()`` in the
-query), never Python's.
+them on. Every age and time left is measured on the engine's clock (``pgflow._now()`` in
+the query, the database's ``now()`` outside tests), never Python's.
 
 The page reads each flow's newest runs through ``idx_runs_flow_started_at`` (flow_slug,
 started_at, run_id) with the LIMIT and merges them, so one index serves the list with and
@@ -168,7 +168,8 @@ select p.run_id::text as run_id, p.flow_slug, p.status, p.started_at, p.ended_at
       join pgflow.step_tasks as dt on dt.last_worker_id = dw.worker_id and dt.status = 'started'
       where dt.run_id = p.run_id
         and (dw.stopped_at is not null
-             or dw.last_heartbeat_at < now() - make_interval(secs => %(dead_after_s)s))
+             or dw.last_heartbeat_at
+                < (select pgflow._now()) - make_interval(secs => %(dead_after_s)s))
       group by dt.step_slug
     ) as d on d.step_slug = ss.step_slug
     where ss.run_id = p.run_id and ss.status = 'started') end as running,
@@ -190,8 +191,8 @@ left join lateral (
 ) as rt on true
 left join lateral (
   select ws.step_slug as wait_step, sw.kind as wait_kind, sw.signal_name as wait_signal,
-    extract(epoch from now() - ws.waiting_since)::float8 as wait_age,
-    extract(epoch from ws.deadline - now())::float8 as wait_left
+    extract(epoch from (select pgflow._now()) - ws.waiting_since)::float8 as wait_age,
+    extract(epoch from ws.deadline - (select pgflow._now()))::float8 as wait_left
   from pgflow.wait_states as ws
   join pgflow.step_waits as sw on sw.flow_slug = ws.flow_slug and sw.step_slug = ws.step_slug
   join pgflow.steps as s on s.flow_slug = ws.flow_slug and s.step_slug = ws.step_slug

@@ -17,7 +17,8 @@ A run is listed once per reason (and step) that holds it:
 - ``queued_too_long``: a run queued for a concurrency slot longer than
   ``queued_threshold_s``.
 
-Every age is measured on the database clock (``now()``).
+Every age is measured on the engine's clock (``pgflow._now()``, the database's ``now()``
+outside tests).
 """
 
 from __future__ import annotations
@@ -97,7 +98,8 @@ select t.run_id, t.flow_slug, 'dead_worker' as reason, t.step_slug,
          'workers', count(distinct w.worker_id), 'worker_id', min(w.worker_id::text),
          'stopped', bool_and(w.stopped_at is not null), 'run_status', min(r.status),
          'sweep_in_s', date_part('epoch', min(t.started_at + make_interval(
-           secs => coalesce(s.opt_timeout, f.opt_timeout) + %(buffer_s)s)) - now())) as facts
+           secs => coalesce(s.opt_timeout, f.opt_timeout) + %(buffer_s)s))
+           - (select pgflow._now()))) as facts
 from pgflow.step_tasks as t
 join pgflow.workers as w on w.worker_id = t.last_worker_id
 join pgflow.runs as r on r.run_id = t.run_id
@@ -108,25 +110,28 @@ where t.status = 'started'
   and r.status in ('started', 'paused')
   and ss.status = 'started'
   and (w.stopped_at is not null
-       or w.last_heartbeat_at < now() - make_interval(secs => %(dead_after_s)s))
+       or w.last_heartbeat_at < (select pgflow._now()) - make_interval(secs => %(dead_after_s)s))
 group by t.run_id, t.flow_slug, t.step_slug""",
     "waiting_too_long": """
 select ws.run_id, ws.flow_slug, 'waiting_too_long' as reason, ws.step_slug,
        case when o.overdue then ws.deadline else ws.waiting_since end as since,
        jsonb_build_object('kind', sw.kind, 'signal_name', sw.signal_name,
                           'overdue', o.overdue,
-                          'deadline_in_s', date_part('epoch', ws.deadline - now())) as facts
+                          'deadline_in_s',
+                          date_part('epoch', ws.deadline - (select pgflow._now()))) as facts
 from pgflow.runs as r
 join pgflow.wait_states as ws on ws.run_id = r.run_id
 join pgflow.step_waits as sw on sw.flow_slug = ws.flow_slug and sw.step_slug = ws.step_slug
 cross join lateral (
-  select coalesce(ws.deadline < now() - make_interval(secs => %(overdue_s)s), false) as overdue
+  select coalesce(ws.deadline < (select pgflow._now()) - make_interval(secs => %(overdue_s)s),
+                  false) as overdue
 ) as o
 where r.status = 'started'
   and ws.resolved_at is null
   and (o.overdue
        or (sw.kind = 'signal'
-           and ws.waiting_since < now() - make_interval(secs => %(wait_threshold_s)s)))""",
+           and ws.waiting_since
+               < (select pgflow._now()) - make_interval(secs => %(wait_threshold_s)s)))""",
     "paused": """
 select r.run_id, r.flow_slug, 'paused' as reason, null::text as step_slug,
        coalesce(r.paused_at, r.started_at) as since,
@@ -147,7 +152,7 @@ select r.run_id, r.flow_slug, 'queued_too_long' as reason, null::text as step_sl
 from pgflow.runs as r
 where r.status = 'queued'
   and coalesce(r.queued_at, r.started_at)
-      < now() - make_interval(secs => %(queued_threshold_s)s)""",
+      < (select pgflow._now()) - make_interval(secs => %(queued_threshold_s)s)""",
 }
 
 
@@ -186,7 +191,7 @@ def stuck_runs(
     union, params = _union(wait_threshold_s, queued_threshold_s, dead_after_s, reasons)
     query = sql.SQL(
         "select s.run_id, s.flow_slug, s.reason, s.step_slug, s.since,"
-        " date_part('epoch', now() - s.since) as age_s, s.facts"
+        " date_part('epoch', (select pgflow._now()) - s.since) as age_s, s.facts"
         " from ({union}) as s"
         " where %(flow_slug)s::text is null or s.flow_slug = %(flow_slug)s::text"
         " order by s.since, s.run_id, s.reason, s.step_slug limit %(limit)s"

@@ -4,7 +4,8 @@
 started tasks, ``step_tasks.last_worker_id``); :func:`dead_worker_tasks` lists the started
 tasks whose worker is gone (dead or stopped), which look like running work until the
 stalled-task sweep (``pgflow.requeue_stalled_tasks``, run by ``pgflow.tick()``) requeues
-them. Heartbeat ages come from the database clock (``now()``), never Python's.
+them. Heartbeat ages come from the engine's clock (``pgflow._now()``, the database's
+``now()`` outside tests), never Python's.
 
 A worker is **dead** when it did not stop (``stopped_at`` is NULL) and its last heartbeat
 is older than ``dead_after_s``. The default, :data:`DEAD_AFTER_S_DEFAULT` (60 s), is twelve
@@ -121,7 +122,7 @@ class DeadWorkerTask:
 #: and the dead ones older than ``listed_for_s``, unless they hold started tasks.
 _LIST_WORKERS: Final[LiteralString] = """
 select w.worker_id, w.queue_name, w.function_name, w.started_at, w.last_heartbeat_at,
-       date_part('epoch', now() - w.last_heartbeat_at) as heartbeat_age_s,
+       date_part('epoch', (select pgflow._now()) - w.last_heartbeat_at) as heartbeat_age_s,
        w.deprecated_at, w.stopped_at, t.in_flight
 from pgflow.workers as w
 cross join lateral (
@@ -132,7 +133,7 @@ cross join lateral (
 where %(include_ended)s
    or t.in_flight > 0
    or (w.stopped_at is null
-       and w.last_heartbeat_at >= now() - make_interval(secs => %(listed_for_s)s))
+       and w.last_heartbeat_at >= (select pgflow._now()) - make_interval(secs => %(listed_for_s)s))
 order by w.queue_name, w.started_at desc, w.worker_id
 """
 
@@ -141,8 +142,9 @@ order by w.queue_name, w.started_at desc, w.worker_id
 _DEAD_WORKER_TASKS: Final[LiteralString] = """
 select t.run_id, t.flow_slug, t.step_slug, t.task_index, t.attempts_count, t.requeued_count,
        t.started_at, r.status, w.worker_id, w.stopped_at is not null as stopped,
-       w.last_heartbeat_at, date_part('epoch', now() - w.last_heartbeat_at) as heartbeat_age_s,
-       d.sweep_at, date_part('epoch', d.sweep_at - now()) as sweep_in_s
+       w.last_heartbeat_at,
+       date_part('epoch', (select pgflow._now()) - w.last_heartbeat_at) as heartbeat_age_s,
+       d.sweep_at, date_part('epoch', d.sweep_at - (select pgflow._now())) as sweep_in_s
 from pgflow.step_tasks as t
 join pgflow.workers as w on w.worker_id = t.last_worker_id
 join pgflow.runs as r on r.run_id = t.run_id
@@ -158,7 +160,7 @@ where t.status = 'started'
   and r.status in ('started', 'paused')
   and ss.status = 'started'
   and (w.stopped_at is not null
-       or w.last_heartbeat_at < now() - make_interval(secs => %(dead_after_s)s))
+       or w.last_heartbeat_at < (select pgflow._now()) - make_interval(secs => %(dead_after_s)s))
 order by t.started_at, t.run_id, t.step_slug, t.task_index
 limit %(limit)s
 """

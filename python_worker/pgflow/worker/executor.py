@@ -49,7 +49,7 @@ from pgflow.errors import PermanentError
 from pgflow.worker.cancellation import CANCELLED_REASONS
 from pgflow.worker.claimed_task import ClaimedTask
 from pgflow.worker.db_errors import error_text
-from pgflow.worker.handler_call import encode_output, handler_input, run_in_daemon_thread
+from pgflow.worker.handler_call import encode_output, handler_input, invoke_handler
 from pgflow.worker.log import MAX_FIELD_CHARS, bounded, fields
 from pgflow.worker.metrics import StepMetrics, WorkerMetrics
 from pgflow.worker.reports import ReportBatcher, ReportResult, TaskReport
@@ -152,26 +152,8 @@ class Executor:
         )
 
     async def invoke(self, step: Step, value: Any, ctx: Context) -> Any:
-        """Call the step handler with ``(input, ctx)`` or ``(input)``; await async ones.
-
-        Raises:
-            PermanentError: the step has no handler (``flow.wait`` / ``flow.sleep``): the
-                database completes such a step and never queues a task for it.
-        """
-        handler = step.handler
-        if handler is None:
-            raise PermanentError(
-                f"step {step.slug!r} has no handler (a flow.wait / flow.sleep step) and cannot "
-                "run on a worker; the database should have completed it without a task"
-            )
-        args = (value, ctx) if step.accepts_context else (value,)
-        if step.is_async or inspect.iscoroutinefunction(handler):
-            result = await handler(*args)
-        else:
-            result = await run_in_daemon_thread(handler, *args)
-        if inspect.isawaitable(result):  # a plain def that returned a coroutine
-            result = await result
-        return result
+        """Call the step handler (:func:`~pgflow.worker.handler_call.invoke_handler`)."""
+        return await invoke_handler(step, value, ctx)
 
     async def run(self, task: ClaimedTask) -> None:
         """Run one task to its report. Cancellation abandons it (nothing is reported).

@@ -1,6 +1,7 @@
 """Calling a handler: what it receives, how its result becomes JSON, the thread a sync one runs in.
 
-Used by :mod:`pgflow.worker.executor`, which runs a claimed task to its report.
+Used by :mod:`pgflow.worker.executor`, which runs a claimed task to its report, and by
+:mod:`pgflow.testing.runner`, which runs a run inline in a test.
 """
 
 from __future__ import annotations
@@ -8,12 +9,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import inspect
 import json
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pgflow.context import Context
 from pgflow.dsl import Step
+from pgflow.errors import PermanentError
 
 
 def handler_input(step: Step, record: Mapping[str, Any]) -> Any:
@@ -26,6 +30,34 @@ def handler_input(step: Step, record: Mapping[str, Any]) -> Any:
     if step.step_type == "single" and step.is_root:
         return record["flow_input"]
     return record["input"]
+
+
+async def invoke_handler(step: Step, value: Any, ctx: Context) -> Any:
+    """Call the step handler with ``(input, ctx)`` or ``(input)`` and return its result.
+
+    An ``async def`` handler is awaited on the running loop; a plain one runs in its own
+    daemon thread (:func:`run_in_daemon_thread`); a plain one that returns an awaitable has
+    it awaited. The worker and :func:`pgflow.testing.run_flow` both call handlers this way.
+
+    Raises:
+        PermanentError: the step has no handler (``flow.wait`` / ``flow.sleep``): the
+            database completes such a step and never queues a task for it.
+        BaseException: whatever the handler raises.
+    """
+    handler = step.handler
+    if handler is None:
+        raise PermanentError(
+            f"step {step.slug!r} has no handler (a flow.wait / flow.sleep step) and cannot "
+            "run on a worker; the database should have completed it without a task"
+        )
+    args = (value, ctx) if step.accepts_context else (value,)
+    if step.is_async or inspect.iscoroutinefunction(handler):
+        result = await handler(*args)
+    else:
+        result = await run_in_daemon_thread(handler, *args)
+    if inspect.isawaitable(result):  # a plain def that returned a coroutine
+        result = await result
+    return result
 
 
 def encode_output(value: Any) -> str:

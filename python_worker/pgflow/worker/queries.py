@@ -35,11 +35,16 @@ WORKER_FUNCTIONS: Final[tuple[str, ...]] = (
     "pgflow.get_step_signal(uuid,text)",
     "pgflow.deprecate_worker(uuid)",
     "pgflow.mark_worker_stopped(uuid)",
+    "pgflow._now()",
+    # (called by pgflow._now() where the test clock is on)
+    "pgflow._test_clock_now()",
 )
 WORKER_TABLES: Final[tuple[str, ...]] = (
     "pgflow.runs",
     "pgflow.permanently_stalled_tasks",
     "pgflow.run_events",
+    # (read by pgflow._now() where the test clock is on, with the caller's rights)
+    "pgflow.test_clock",
 )
 
 #: The current role, and which of the given functions / tables it may not execute / read.
@@ -179,7 +184,8 @@ CANCELLED_TASKS: Final[LiteralString] = (
 #: on ``created_at`` bounds the scan to the last 10 minutes' blocks.
 LATEST_REQUEUED_TASKS: Final[LiteralString] = (
     "with latest as (select max(l.created_at) as at from pgflow.run_events as l "
-    "where l.event = 'task:requeued' and l.created_at > now() - interval '10 minutes') "
+    "where l.event = 'task:requeued' "
+    "and l.created_at > (select pgflow._now()) - interval '10 minutes') "
     "select count(*) as requeued, (array_agg(jsonb_build_object('flow_slug', r.flow_slug, "
     "'run_id', e.run_id, 'step_slug', e.step_slug, 'task_index', e.task_index, "
     "'requeued_count', e.details -> 'requeued_count') "
