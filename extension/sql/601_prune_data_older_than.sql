@@ -29,8 +29,10 @@ begin
          and coalesce(r.completed_at, r.failed_at, r.cancelled_at, r.expired_at) < $2',
       pgmq.format_table_name(v_flow.flow_slug, 'q')
     ) using v_flow.flow_slug, v_cutoff;
+    -- The archive's times are pgmq's (clock_timestamp(); advance_clock moves them with the
+    -- engine's), so its cutoff is on that clock: retention_interval before now.
     execute format('delete from pgmq.%I where archived_at < $1', pgmq.format_table_name(v_flow.flow_slug, 'a'))
-      using v_cutoff;
+      using clock_timestamp() - retention_interval;
   end loop;
 
   -- Finished runs before the cutoff, children and audit trail first (idx_runs_ended_at
@@ -77,6 +79,8 @@ workers whose last heartbeat is older; runs completed, failed, cancelled or expi
 the cutoff with all their step_tasks, map_task_inputs, wait_states, signals, step_states
 and run_events (and their messages still in the queue), and with them their idempotency
 keys (a later start with such a key creates a new run); archived messages (pgmq.a_<flow>)
-archived before the cutoff; the run and step stats (run_stats, step_stats, stats_buckets)
-of the 5-minute buckets that started before the cutoff. Runs still queued, started or paused are never touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
+archived longer than retention_interval ago (on pgmq''s clock, clock_timestamp(), which
+advance_clock moves along with the engine''s); the run and step stats (run_stats, step_stats, stats_buckets)
+of the 5-minute buckets that started before the cutoff. Runs still queued, started or
+paused are never touched. Raises invalid_parameter_value for a NULL or negative interval. Upstream ships
 this function as copy-paste documentation; pgflow-py installs it.';

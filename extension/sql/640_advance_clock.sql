@@ -22,8 +22,8 @@ begin
     raise exception using
       errcode = 'object_not_in_prerequisite_state',
       message = 'advance_clock: the test clock is off in this session (pgflow.test_clock is not on)',
-      hint = 'In a test database: ALTER DATABASE <db> SET pgflow.test_clock = on, then reconnect '
-             '(pgflow.testing does it for its databases), or SET pgflow.test_clock = on in this session.';
+      hint = 'Only in a test database: ALTER DATABASE <db> SET pgflow.test_clock = on and reconnect '
+             '(pgflow.testing does it for its databases).';
   end if;
   v_by := make_interval(secs => advance_clock.seconds);
 

@@ -267,3 +267,89 @@ def test_run_flow_async_and_the_blocking_form_inside_a_running_loop(pgflow_dsn: 
         return run.output["total"]["sum"], again.output["total"]["sum"]
 
     assert asyncio.run(main()) == (4, 6)
+
+
+def test_base_exceptions_and_outputs_jsonb_refuses_fail_the_task(run_flow: FlowRunner) -> None:
+    def exits(item):
+        raise SystemExit(3)
+
+    run = run_flow(_pipeline(), {"items": [1]}, overrides={"double": exits})
+    assert (run.status, run.step("double").error) == ("failed", "SystemExit: 3")
+
+    run = run_flow(_pipeline(), {"items": [1]}, overrides={"double": lambda item: "a\x00b"})
+    assert run.status == "failed"
+    assert "UntranslatableCharacter" in (run.step("double").error or "")
+
+    def interrupted(item):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # Ctrl-C still stops the test...
+        run_flow(_pipeline(), {"items": [1]}, overrides={"double": interrupted})
+
+
+def test_an_interrupted_task_is_reported_failed_first(run_flow: FlowRunner, pgflow_conn) -> None:
+    def interrupted(item):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_flow(_pipeline(), {"items": [1]}, overrides={"double": interrupted})
+    row = pgflow_conn.execute(
+        "select status, error_message from pgflow.step_tasks where step_slug = 'double'"
+    ).fetchone()
+    assert row == ("queued", "KeyboardInterrupt: ")  # ...after its failure was reported
+
+
+def test_other_runs_delays_never_move_the_clock(run_flow: FlowRunner, pgflow_clock) -> None:
+    flow = Flow("mixed")
+
+    @flow.step(start_delay=30 * 86400, if_={"late": True})
+    def late(input):
+        return "late"
+
+    flow.wait("go", depends_on=[])
+    run_flow.prepare(flow)
+    with psycopg.connect(run_flow.dsn, autocommit=True) as conn:
+        conn.execute("""select pgflow.start_flow('mixed', '{"late": true}')""")
+    before = pgflow_clock.now()
+    run = run_flow(flow, {"late": False})
+    assert (run.status, run.waiting_for) == ("started", ("go",))
+    assert pgflow_clock.now() - before < timedelta(days=1)  # the other run's 30 days wait
+
+
+def test_a_run_started_by_the_client_with_keys_is_driven_on(
+    run_flow: FlowRunner, pgflow_client
+) -> None:
+    run_flow.prepare(_pipeline())
+    started = pgflow_client.start_flow("pipeline", {"items": [4]}, idempotency_key="order-1")
+    run = run_flow.continue_run(_pipeline(), started.run_id)
+    assert run.output["total"]["sum"] == 8
+    other = Flow("other")
+    other.wait("never")
+    with pytest.raises(ValueError, match="is a run of flow 'pipeline', not of 'other'"):
+        run_flow.continue_run(other, started.run_id)
+    with pytest.raises(ValueError, match="a mapping"):
+        run_flow(_pipeline(), {"items": []}, overrides=[("double", abs)])  # type: ignore[arg-type]
+
+
+def test_a_timer_beyond_a_century_stops_the_run_waiting(run_flow: FlowRunner) -> None:
+    flow = Flow("far")
+    flow.sleep("until", until="input.at")
+    run = run_flow(flow, {"at": "2300-01-01T00:00:00Z"})
+    assert (run.status, run.step("until").status) == ("started", "waiting")
+
+
+def test_the_async_form_runs_handlers_on_the_tests_own_loop(run_flow: FlowRunner) -> None:
+    async def main() -> int:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[int] = loop.create_future()
+        loop.call_soon(answer.set_result, 21)
+
+        async def from_the_test_loop(item):
+            return item * await answer
+
+        run = await run_flow.run_async(
+            _pipeline(), {"items": [2]}, overrides={"double": from_the_test_loop}
+        )
+        return run.output["total"]["sum"]
+
+    assert asyncio.run(main()) == 42

@@ -38,7 +38,7 @@ PACKAGE = ROOT / "python_worker" / "pgflow"
 _NOW = re.compile(
     r"(?<![\w$])(?:now\s*\(\s*\)|current_timestamp\b|current_time\b|current_date\b"
     r"|statement_timestamp\s*\(|transaction_timestamp\s*\(|localtimestamp\b|localtime\b"
-    r"|timeofday\s*\()|'now'",
+    r"|timeofday\s*\()|'(?:now|today|tomorrow|yesterday)'",
     re.IGNORECASE,
 )
 #: The wall clock pgmq decides visibility on.
@@ -55,6 +55,7 @@ DEFAULT_NOW_FILES = frozenset(
 CLOCK_FILES = frozenset(
     {
         "031_tables_test_clock.sql",
+        "601_prune_data_older_than.sql",
         "120_set_vt_batch.sql",
         "123__send_task_messages.sql",
         "638_get_queue_stats.sql",

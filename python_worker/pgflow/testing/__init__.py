@@ -30,6 +30,7 @@ from pgflow.testing.runner import (
     Handler,
     continue_run,
     continue_run_async,
+    prepare_flow,
     run_flow,
     run_flow_async,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "TickResult",
     "continue_run",
     "continue_run_async",
+    "prepare_flow",
     "run_flow",
     "run_flow_async",
 ]
@@ -51,6 +53,10 @@ __all__ = [
 
 class FlowRunner:
     """:func:`run_flow` and :func:`continue_run` bound to one database (the ``run_flow`` fixture).
+
+    Call it as :func:`run_flow`; ``continue_run``, ``prepare`` and the async forms
+    ``run_async`` / ``continue_run_async`` (for async tests: their handlers run on the
+    test's loop) are methods.
 
     Args:
         dsn: the database (``pgflow_dsn``).
@@ -91,6 +97,50 @@ class FlowRunner:
     ) -> FlowRun:
         """Drive an existing run on to its end (:func:`continue_run`)."""
         return continue_run(
+            flow,
+            run_id,
+            dsn=self.dsn,
+            overrides=overrides,
+            move_clock=move_clock,
+            max_handler_calls=max_handler_calls,
+        )
+
+    def prepare(self, flow: Flow) -> None:
+        """Create ``flow`` in the database, or verify it (:func:`prepare_flow`)."""
+        prepare_flow(flow, dsn=self.dsn)
+
+    async def run_async(
+        self,
+        flow: Flow,
+        input: Any,
+        *,
+        overrides: Mapping[str, Handler] | None = None,
+        run_id: str | uuid.UUID | None = None,
+        move_clock: bool = True,
+        max_handler_calls: int = 10_000,
+    ) -> FlowRun:
+        """:func:`run_flow_async` on this database (awaited on the running loop)."""
+        return await run_flow_async(
+            flow,
+            input,
+            dsn=self.dsn,
+            overrides=overrides,
+            run_id=run_id,
+            move_clock=move_clock,
+            max_handler_calls=max_handler_calls,
+        )
+
+    async def continue_run_async(
+        self,
+        flow: Flow,
+        run_id: str | uuid.UUID,
+        *,
+        overrides: Mapping[str, Handler] | None = None,
+        move_clock: bool = True,
+        max_handler_calls: int = 10_000,
+    ) -> FlowRun:
+        """:func:`continue_run_async` on this database (awaited on the running loop)."""
+        return await continue_run_async(
             flow,
             run_id,
             dsn=self.dsn,

@@ -50,13 +50,18 @@ _NEXT_RUN_DUE: Final[LiteralString] = (
     " (select extract(epoch from r.deadline - pgflow._now())::float8 from pgflow.runs as r"
     "  where r.run_id = %(run_id)s::uuid and r.status in ('queued', 'started', 'paused')))"
 )
-#: Seconds until the flow queue's next message becomes visible (pgmq's clock); messages
-#: held back by max_in_flight are left out (tick releases them when a slot frees).
+#: Seconds until the next message of this run's queued tasks becomes visible (pgmq's
+#: clock); messages held back by max_in_flight are left out (tick releases them when a slot
+#: frees). Other runs' delays never move the clock.
 _NEXT_MESSAGE_DUE = (
     "select extract(epoch from min(q.vt) - clock_timestamp())::float8 from pgmq.{} as q"
-    " where not exists (select 1 from pgflow.throttled_messages as tm"
+    " join pgflow.step_tasks as t on t.message_id = q.msg_id"
+    " where t.run_id = %(run_id)s::uuid and t.status = 'queued'"
+    " and not exists (select 1 from pgflow.throttled_messages as tm"
     "  where tm.message_id = q.msg_id)"
 )
+#: The farthest pgflow.advance_clock moves in one call (100 years, in seconds).
+_MAX_MOVE: Final = 3_153_600_000.0
 
 
 class RunDriver:
@@ -114,8 +119,8 @@ class RunDriver:
                 if await self._scalar(_TICK):  # fired waits, expired the run, released tasks
                     continue
                 due = await self._next_due()
-                if due is None or not self.move_clock:
-                    break
+                if due is None or not self.move_clock or due >= _MAX_MOVE:
+                    break  # nothing due, or not within the 100 years one move may cover
                 idle_moves += 1
                 if idle_moves > 1_000:
                     raise RunStalled(
@@ -143,7 +148,9 @@ class RunDriver:
         table = await self._scalar(
             "select pgmq.format_table_name(%(q)s, 'q')", {"q": self.flow.slug}
         )
-        message_due = await self._scalar(sql.SQL(_NEXT_MESSAGE_DUE).format(sql.Identifier(table)))
+        message_due = await self._scalar(
+            sql.SQL(_NEXT_MESSAGE_DUE).format(sql.Identifier(table)), {"run_id": self.run_id}
+        )
         dues = [d for d in (run_due, message_due) if d is not None]
         return min(dues) if dues else None
 
@@ -163,7 +170,8 @@ class RunDriver:
         rows = [dict(zip(columns, row, strict=True)) for row in await cur.fetchall()]
         claimed = [row for row in rows if row["run_id"] is not None]
         for record in claimed:
-            self.calls += 1
+            if str(record["run_id"]) == self.run_id:  # other runs' due tasks run uncounted
+                self.calls += 1
             if self.calls > self.max_handler_calls:
                 raise RunStalled(
                     f"run {self.run_id}: more than {self.max_handler_calls} handler calls "
@@ -180,15 +188,23 @@ class RunDriver:
         traceback: str | None = None
         permanent = False  # no retry can cure it: PermanentError, an output that is not JSON
         timeout = ctx.timeout_seconds
+        interrupted: KeyboardInterrupt | None = None
         try:
             async with asyncio.timeout(timeout) as deadline:
                 output = await invoke_handler(step, handler_input(step, record), ctx)
-        except Exception as exc:  # a handler's error fails its task, as on a worker
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # run_flow itself is being cancelled: leave the task to the sweep
+            error = "CancelledError: the handler raised asyncio.CancelledError"
+        except BaseException as exc:  # every handler error fails its task, as on a worker
             if isinstance(exc, TimeoutError) and deadline.expired():
                 error = f"TimeoutError: handler exceeded the step timeout of {timeout} s"
             else:
                 error, traceback = error_text(exc), failure_traceback(exc)
                 permanent = isinstance(exc, PermanentError)
+                if isinstance(exc, KeyboardInterrupt):
+                    interrupted = exc  # reported as a failure, then the test stops
         else:
             try:
                 payload = encode_output(output)
@@ -201,13 +217,17 @@ class RunDriver:
             "attempt": record["attempts_count"],
         }
         if payload is not None:
-            cur = await self.conn.execute(
-                queries.COMPLETE_TASKS_ONE_REPORT, {**key, "payload": payload}
-            )
-            row = await cur.fetchone()
-            if row is None or row[1] != "refused":
-                return
-            error = f"ProgramLimitExceeded: {row[3]}"  # over pgflow.max_payload_bytes
+            try:
+                cur = await self.conn.execute(
+                    queries.COMPLETE_TASKS_ONE_REPORT, {**key, "payload": payload}
+                )
+                row = await cur.fetchone()
+            except psycopg.Error as exc:  # e.g. jsonb refuses \u0000: fail the task instead
+                error = error_text(exc)
+            else:
+                if row is None or row[1] != "refused":
+                    return
+                error = f"ProgramLimitExceeded: {row[3]}"  # over pgflow.max_payload_bytes
         await self.conn.execute(
             queries.FAIL_TASKS_ONE_REPORT,
             {
@@ -217,6 +237,8 @@ class RunDriver:
                 "traceback": traceback,
             },
         )
+        if interrupted is not None:
+            raise interrupted
 
     async def _context(self, step: Step, record: dict[str, Any]) -> Context:
         run_id = str(record["run_id"])

@@ -20,21 +20,25 @@ import dataclasses
 import json
 import uuid
 from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, Final, LiteralString
+from typing import Any, Final, LiteralString, TypeVar
 
 import psycopg
 
 from pgflow.dsl import Flow, Step
 from pgflow.dsl.step import inspect_handler
-from pgflow.testing.driver import RUN_STATUS, RunDriver
+from pgflow.testing.driver import RunDriver
 from pgflow.testing.results import FlowRun
 from pgflow.worker import startup
 
 _START: Final[LiteralString] = (
     "select run_id::text from pgflow.start_flow(%(flow_slug)s, %(input)s::jsonb, %(run_id)s::uuid)"
 )
+_RUN_FLOW: Final[LiteralString] = (
+    "select flow_slug from pgflow.runs where run_id = %(run_id)s::uuid"
+)
 
 Handler = Callable[..., Any]
+T = TypeVar("T")
 
 
 def run_flow(
@@ -49,8 +53,9 @@ def run_flow(
 ) -> FlowRun:
     """Start a run of ``flow`` and drive it to its end in this process; return it.
 
-    Blocking; from a running event loop (an async test) it runs in a thread of its own
-    (or use :func:`run_flow_async`). The fixture ``pgflow_run_flow`` binds ``dsn``.
+    Blocking; from a running event loop (an async test) it runs in a thread with a loop of
+    its own, so its async handlers cannot await the test loop's futures: use
+    :func:`run_flow_async` there. The fixture ``run_flow`` binds ``dsn``.
 
     Args:
         flow: the flow (``pgflow.Flow``); it is created in the database from its definition
@@ -156,14 +161,17 @@ async def continue_run_async(
     steps = _steps_with_overrides(flow, overrides)
     async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
         await _prepare(conn, flow)
-        cur = await conn.execute(RUN_STATUS, {"run_id": str(run_id)})
-        if await cur.fetchone() is None:
+        cur = await conn.execute(_RUN_FLOW, {"run_id": str(run_id)})
+        row = await cur.fetchone()
+        if row is None:
             raise LookupError(f"no run {run_id} in this database")
+        if row[0] != flow.slug:
+            raise ValueError(f"run {run_id} is a run of flow {row[0]!r}, not of {flow.slug!r}")
         driver = RunDriver(conn, flow, steps, str(run_id), move_clock, max_handler_calls)
         return await driver.drive()
 
 
-def _blocking(coro: Coroutine[Any, Any, FlowRun]) -> FlowRun:
+def _blocking(coro: Coroutine[Any, Any, T]) -> T:
     """Run ``coro`` to its end: on a new loop here, or in a thread when a loop is running."""
     try:
         asyncio.get_running_loop()
@@ -175,6 +183,10 @@ def _blocking(coro: Coroutine[Any, Any, FlowRun]) -> FlowRun:
 
 def _steps_with_overrides(flow: Flow, overrides: Mapping[str, Handler] | None) -> dict[str, Step]:
     steps = {step.slug: step for step in flow.steps}
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ValueError(
+            f"overrides: a mapping {{step_slug: handler}}, got {type(overrides).__name__}"
+        )
     for slug, handler in (overrides or {}).items():
         step = steps.get(slug)
         if step is None:
@@ -193,6 +205,24 @@ def _steps_with_overrides(flow: Flow, overrides: Mapping[str, Handler] | None) -
             step, handler=handler, accepts_context=accepts_context, is_async=is_async
         )
     return steps
+
+
+def prepare_flow(flow: Flow, *, dsn: str) -> None:
+    """Create ``flow`` in the database from its definition (or verify it), as a worker does.
+
+    For runs started another way than :func:`run_flow` (``pgflow_client.start_flow`` with an
+    ``idempotency_key``, a ``concurrency_key`` or a ``deadline``; SQL), then driven with
+    :func:`continue_run`. ``run_flow`` and ``continue_run`` call it themselves.
+
+    Raises:
+        pgflow.errors.FlowShapeMismatch: the database holds a different flow of that slug.
+    """
+
+    async def main() -> None:
+        async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+            await _prepare(conn, flow)
+
+    _blocking(main())
 
 
 async def _prepare(conn: psycopg.AsyncConnection[Any], flow: Flow) -> None:

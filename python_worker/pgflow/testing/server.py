@@ -121,11 +121,25 @@ class TestServer:
         install(self.dsn(self.template), method="sql")
 
     def new_database(self) -> str:
-        """Create a copy of the template with the test clock on; return its DSN."""
+        """Create a copy of the template with the test clock on; return its DSN.
+
+        The clock is turned on for the database (``ALTER DATABASE``) when the role may, else
+        (PostgreSQL refuses a role that is not superuser and was not granted ``SET ON
+        PARAMETER pgflow.test_clock``) by the DSN itself: ``options=-c pgflow.test_clock=on``
+        on every connection made with it. A database whose setup failed is dropped.
+        """
         name = next(self._names)
         self._janitor(name, template_dbname=self.template).init()
-        enable_test_clock(self.admin_dsn, name)
-        return self.dsn(name)
+        dsn = self.dsn(name)
+        try:
+            enable_test_clock(self.admin_dsn, name)
+        except psycopg.errors.InsufficientPrivilege:
+            options = conninfo_to_dict(dsn).get("options")
+            return make_conninfo(dsn, options=f"{options or ''} -c pgflow.test_clock=on".strip())
+        except BaseException:
+            self.drop_database(dsn)
+            raise
+        return dsn
 
     def drop_database(self, dsn: str) -> None:
         """Drop a database made by :meth:`new_database` (its sessions are ended first)."""
