@@ -353,3 +353,21 @@ def test_the_async_form_runs_handlers_on_the_tests_own_loop(run_flow: FlowRunner
         return run.output["total"]["sum"]
 
     assert asyncio.run(main()) == 42
+
+
+def test_the_client_and_pgflow_status_measure_on_the_engines_clock(
+    run_flow: FlowRunner, pgflow_clock, pgflow_client, pgflow_dsn: str
+) -> None:
+    from click.testing import CliRunner
+
+    from pgflow.cli.main import main
+
+    flow = Flow("held")
+    flow.wait("go")
+    run = run_flow(flow, {})
+    before = pgflow_client.engine_time()
+    pgflow_clock.advance(hours=2)
+    assert pgflow_client.engine_time() - before >= timedelta(hours=2)
+    result = CliRunner().invoke(main, ["status", run.run_id, "--dsn", pgflow_dsn])
+    assert result.exit_code == 0, result.output
+    assert "running for 2 h 0 min" in result.output  # Python's clock would say 0.0 s

@@ -206,6 +206,7 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
             slot = client.get_run_slot(state.run_id) if state.concurrency_key else None
             ahead = state.deadline is not None and state.status in run_limits.LIVE_STATUSES
             deadline = client.get_run_deadline(state.run_id) if ahead else None
+            now = client.engine_time()  # ages on the engine's clock, never Python's
         except (PgflowError, psycopg.Error) as exc:
             raise click.ClickException(str(exc)) from exc
     if as_json:
@@ -218,7 +219,7 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
         return
     click.echo(f"run      {state.run_id}")
     click.echo(f"flow     {state.flow_slug}")
-    timing = formatting.run_timing(state, run_limits.never_started(state, events))
+    timing = formatting.run_timing(state, run_limits.never_started(state, events), now)
     click.echo(f"status   {state.status}  ({timing})")
     for label, text in formatting.why_lines(state, events):
         click.echo(f"{label:<8} {text}")
@@ -250,7 +251,7 @@ def status_command(run_id: str, as_json: bool, dsn: str | None) -> None:
     click.echo(table(["STEP", "STATUS", "TASKS DONE", "RUNNING", "TOOK", "NOTE"], rows))
     if retrying:
         click.echo("")
-        click.echo(formatting.retrying_table(retrying, state.status))
+        click.echo(formatting.retrying_table(retrying, state.status, now))
 
 
 @main.command("runs")

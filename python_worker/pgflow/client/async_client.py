@@ -28,6 +28,7 @@ import contextlib
 import time
 import uuid
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any, TypeVar
 
 import psycopg
@@ -214,6 +215,10 @@ class AsyncClient(AsyncRunControl, AsyncSignals):
             InvalidRunId: ``run_id`` is not a uuid (nothing is sent).
         """
         return await self._run(plans.get_run_slot(run_id))
+
+    async def engine_time(self) -> datetime:
+        """Return the engine's time, ``pgflow._now()`` (as :meth:`pgflow.Client.engine_time`)."""
+        return await self._run(plans.engine_time())
 
     async def get_run_deadline(self, run_id: str | uuid.UUID) -> RunDeadline | None:
         """Return a run's deadline and the seconds left on the database clock (None: none).

@@ -15,6 +15,7 @@ import json
 import time
 import uuid
 from collections.abc import Generator, Mapping
+from datetime import datetime
 from typing import Any, LiteralString, Protocol, TypeAlias, TypeVar
 
 import psycopg
@@ -185,6 +186,13 @@ def get_run_slot(run_id: str | uuid.UUID) -> Plan[RunSlot | None]:
     except psycopg.errors.NoDataFound as exc:
         raise RunNotFound(f"no run with run_id {run_id}") from exc
     return RunSlot.from_row(rows[0]) if rows else None
+
+
+def engine_time() -> Plan[datetime]:
+    """Plan of ``engine_time`` (see :meth:`pgflow.client.Client.engine_time`)."""
+    rows = yield queries.ENGINE_TIME, {}
+    now: datetime = rows[0][0]
+    return now
 
 
 def get_run_deadline(run_id: str | uuid.UUID) -> Plan[RunDeadline | None]:

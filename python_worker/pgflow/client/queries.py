@@ -53,6 +53,10 @@ GET_RUN_SLOT: Final[LiteralString] = (
 #: statement: one row
 #: (deadline, seconds_left, expired_at) (deadline NULL when the run has none), none for an
 #: unknown run.
+#: The engine's time (``pgflow._now()``: the database's ``now()``, moved by the test clock
+#: in a test database): what ages and times left are measured against.
+ENGINE_TIME: Final[LiteralString] = "select pgflow._now()"
+
 GET_RUN_DEADLINE: Final[LiteralString] = (
     "select r.deadline, extract(epoch from r.deadline - pgflow._now())::float8 as seconds_left,"
     " r.expired_at from pgflow.runs as r where r.run_id = %(run_id)s::uuid"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from datetime import datetime
 from typing import Any, TypeVar
 
 import psycopg
@@ -190,6 +191,14 @@ class Client(RunControl, Signals):
             InvalidRunId: ``run_id`` is not a uuid (nothing is sent).
         """
         return self._run(plans.get_run_slot(run_id))
+
+    def engine_time(self) -> datetime:
+        """Return the engine's time: ``pgflow._now()``, an aware datetime.
+
+        The database's ``now()``, or in a test database the time the test clock was moved
+        to: measure the age of a run's times against it, never against Python's clock.
+        """
+        return self._run(plans.engine_time())
 
     def get_run_deadline(self, run_id: str | uuid.UUID) -> RunDeadline | None:
         """Return a run's deadline and the seconds left to it on the database clock.
