@@ -19,15 +19,14 @@ Outside pytest: :class:`~pgflow.testing.server.TestServer` makes databases, and
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, Unpack
 
 from pgflow.dsl import Flow
 from pgflow.errors import RunStalled
 from pgflow.testing.clock import TestClock, TickResult
 from pgflow.testing.results import FlowRun, StepResult, TaskResult
 from pgflow.testing.runner import (
-    Handler,
+    RunOptions,
     continue_run,
     continue_run_async,
     prepare_flow,
@@ -38,6 +37,7 @@ from pgflow.testing.runner import (
 __all__ = [
     "FlowRun",
     "FlowRunner",
+    "RunOptions",
     "RunStalled",
     "StepResult",
     "TaskResult",
@@ -70,40 +70,17 @@ class FlowRunner:
         flow: Flow,
         input: Any,
         *,
-        overrides: Mapping[str, Handler] | None = None,
         run_id: str | uuid.UUID | None = None,
-        move_clock: bool = True,
-        max_handler_calls: int = 10_000,
+        **options: Unpack[RunOptions],
     ) -> FlowRun:
         """Start a run of ``flow`` and drive it to its end (:func:`run_flow`)."""
-        return run_flow(
-            flow,
-            input,
-            dsn=self.dsn,
-            overrides=overrides,
-            run_id=run_id,
-            move_clock=move_clock,
-            max_handler_calls=max_handler_calls,
-        )
+        return run_flow(flow, input, dsn=self.dsn, run_id=run_id, **options)
 
     def continue_run(
-        self,
-        flow: Flow,
-        run_id: str | uuid.UUID,
-        *,
-        overrides: Mapping[str, Handler] | None = None,
-        move_clock: bool = True,
-        max_handler_calls: int = 10_000,
+        self, flow: Flow, run_id: str | uuid.UUID, **options: Unpack[RunOptions]
     ) -> FlowRun:
         """Drive an existing run on to its end (:func:`continue_run`)."""
-        return continue_run(
-            flow,
-            run_id,
-            dsn=self.dsn,
-            overrides=overrides,
-            move_clock=move_clock,
-            max_handler_calls=max_handler_calls,
-        )
+        return continue_run(flow, run_id, dsn=self.dsn, **options)
 
     def prepare(self, flow: Flow) -> None:
         """Create ``flow`` in the database, or verify it (:func:`prepare_flow`)."""
@@ -114,37 +91,14 @@ class FlowRunner:
         flow: Flow,
         input: Any,
         *,
-        overrides: Mapping[str, Handler] | None = None,
         run_id: str | uuid.UUID | None = None,
-        move_clock: bool = True,
-        max_handler_calls: int = 10_000,
+        **options: Unpack[RunOptions],
     ) -> FlowRun:
         """:func:`run_flow_async` on this database (awaited on the running loop)."""
-        return await run_flow_async(
-            flow,
-            input,
-            dsn=self.dsn,
-            overrides=overrides,
-            run_id=run_id,
-            move_clock=move_clock,
-            max_handler_calls=max_handler_calls,
-        )
+        return await run_flow_async(flow, input, dsn=self.dsn, run_id=run_id, **options)
 
     async def continue_run_async(
-        self,
-        flow: Flow,
-        run_id: str | uuid.UUID,
-        *,
-        overrides: Mapping[str, Handler] | None = None,
-        move_clock: bool = True,
-        max_handler_calls: int = 10_000,
+        self, flow: Flow, run_id: str | uuid.UUID, **options: Unpack[RunOptions]
     ) -> FlowRun:
         """:func:`continue_run_async` on this database (awaited on the running loop)."""
-        return await continue_run_async(
-            flow,
-            run_id,
-            dsn=self.dsn,
-            overrides=overrides,
-            move_clock=move_clock,
-            max_handler_calls=max_handler_calls,
-        )
+        return await continue_run_async(flow, run_id, dsn=self.dsn, **options)

@@ -20,7 +20,7 @@ import dataclasses
 import json
 import uuid
 from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, Final, LiteralString, TypeVar
+from typing import Any, Final, LiteralString, TypedDict, TypeVar, Unpack
 
 import psycopg
 
@@ -41,15 +41,31 @@ Handler = Callable[..., Any]
 T = TypeVar("T")
 
 
+class RunOptions(TypedDict, total=False):
+    """How :func:`run_flow` and :func:`continue_run` drive a run (keyword arguments).
+
+    Attributes:
+        overrides: ``{step_slug: handler}``: handlers run instead of the step's own, with
+            the same conventions (``(input)`` or ``(input, ctx)``, plain or ``async def``).
+        move_clock: when nothing is due, move the engine's clock to the next due time of
+            the run (a delay, a backoff, a wait's timeout, a timer, its deadline); default
+            True. False: stop there.
+        max_handler_calls: stop with :class:`~pgflow.errors.RunStalled` after this many
+            calls of the run's handlers (default 10,000).
+    """
+
+    overrides: Mapping[str, Handler] | None
+    move_clock: bool
+    max_handler_calls: int
+
+
 def run_flow(
     flow: Flow,
     input: Any,
     *,
     dsn: str,
-    overrides: Mapping[str, Handler] | None = None,
     run_id: str | uuid.UUID | None = None,
-    move_clock: bool = True,
-    max_handler_calls: int = 10_000,
+    **options: Unpack[RunOptions],
 ) -> FlowRun:
     """Start a run of ``flow`` and drive it to its end in this process; return it.
 
@@ -62,12 +78,9 @@ def run_flow(
             if missing (as a worker does at start), and its options synced.
         input: the run input (any JSON value).
         dsn: a database with pgflow installed (the ``pgflow_dsn`` fixture).
-        overrides: ``{step_slug: handler}``: handlers run instead of the step's own, with
-            the same conventions (``(input)`` or ``(input, ctx)``, plain or ``async def``).
         run_id: the run's id (default: a new uuid).
-        move_clock: when nothing is due, move the engine's clock to the next due time (a
-            delay, a backoff, a wait's timeout, a timer, the deadline). False: stop there.
-        max_handler_calls: stop with :class:`RunStalled` after this many handler calls.
+        **options: ``overrides``, ``move_clock``, ``max_handler_calls``
+            (:class:`RunOptions`).
 
     Returns:
         The run as stored (:class:`~pgflow.testing.FlowRun`): ``completed``, ``failed``,
@@ -80,44 +93,20 @@ def run_flow(
         pgflow.errors.FlowShapeMismatch: the database holds a different flow of that slug.
         psycopg.Error: the database refused a call (e.g. an input that is not JSON).
     """
-    return _blocking(
-        run_flow_async(
-            flow,
-            input,
-            dsn=dsn,
-            overrides=overrides,
-            run_id=run_id,
-            move_clock=move_clock,
-            max_handler_calls=max_handler_calls,
-        )
-    )
+    return _blocking(run_flow_async(flow, input, dsn=dsn, run_id=run_id, **options))
 
 
 def continue_run(
-    flow: Flow,
-    run_id: str | uuid.UUID,
-    *,
-    dsn: str,
-    overrides: Mapping[str, Handler] | None = None,
-    move_clock: bool = True,
-    max_handler_calls: int = 10_000,
+    flow: Flow, run_id: str | uuid.UUID, *, dsn: str, **options: Unpack[RunOptions]
 ) -> FlowRun:
     """Drive an existing run of ``flow`` on to its end, as :func:`run_flow` does.
 
     For a run started another way (``pgflow_client.start_flow`` with keys or a deadline),
     or one that stopped waiting for a signal the test has now sent. Arguments, result and
-    errors as :func:`run_flow`; ``LookupError`` for an unknown run.
+    errors as :func:`run_flow`; ``LookupError`` for an unknown run, ``ValueError`` for a
+    run of another flow.
     """
-    return _blocking(
-        continue_run_async(
-            flow,
-            run_id,
-            dsn=dsn,
-            overrides=overrides,
-            move_clock=move_clock,
-            max_handler_calls=max_handler_calls,
-        )
-    )
+    return _blocking(continue_run_async(flow, run_id, dsn=dsn, **options))
 
 
 async def run_flow_async(
@@ -125,13 +114,11 @@ async def run_flow_async(
     input: Any,
     *,
     dsn: str,
-    overrides: Mapping[str, Handler] | None = None,
     run_id: str | uuid.UUID | None = None,
-    move_clock: bool = True,
-    max_handler_calls: int = 10_000,
+    **options: Unpack[RunOptions],
 ) -> FlowRun:
     """:func:`run_flow` for async tests: the same, awaited on the running loop."""
-    steps = _steps_with_overrides(flow, overrides)
+    steps = _steps_with_overrides(flow, options.get("overrides"))
     async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
         await _prepare(conn, flow)
         cur = await conn.execute(
@@ -144,21 +131,14 @@ async def run_flow_async(
         )
         row = await cur.fetchone()
         assert row is not None
-        driver = RunDriver(conn, flow, steps, str(row[0]), move_clock, max_handler_calls)
-        return await driver.drive()
+        return await _driver(conn, flow, steps, str(row[0]), options).drive()
 
 
 async def continue_run_async(
-    flow: Flow,
-    run_id: str | uuid.UUID,
-    *,
-    dsn: str,
-    overrides: Mapping[str, Handler] | None = None,
-    move_clock: bool = True,
-    max_handler_calls: int = 10_000,
+    flow: Flow, run_id: str | uuid.UUID, *, dsn: str, **options: Unpack[RunOptions]
 ) -> FlowRun:
     """:func:`continue_run` for async tests."""
-    steps = _steps_with_overrides(flow, overrides)
+    steps = _steps_with_overrides(flow, options.get("overrides"))
     async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
         await _prepare(conn, flow)
         cur = await conn.execute(_RUN_FLOW, {"run_id": str(run_id)})
@@ -167,8 +147,24 @@ async def continue_run_async(
             raise LookupError(f"no run {run_id} in this database")
         if row[0] != flow.slug:
             raise ValueError(f"run {run_id} is a run of flow {row[0]!r}, not of {flow.slug!r}")
-        driver = RunDriver(conn, flow, steps, str(run_id), move_clock, max_handler_calls)
-        return await driver.drive()
+        return await _driver(conn, flow, steps, str(run_id), options).drive()
+
+
+def _driver(
+    conn: psycopg.AsyncConnection[Any],
+    flow: Flow,
+    steps: dict[str, Step],
+    run_id: str,
+    options: RunOptions,
+) -> RunDriver:
+    return RunDriver(
+        conn,
+        flow,
+        steps,
+        run_id,
+        options.get("move_clock", True),
+        options.get("max_handler_calls", 10_000),
+    )
 
 
 def _blocking(coro: Coroutine[Any, Any, T]) -> T:
