@@ -255,9 +255,18 @@ def test_the_clock_fixture_fires_waits_and_requeues_stalled_tasks(
         pgflow_conn.execute("select pgflow.advance_clock('NaN')")
 
 
-def test_a_runaway_run_stops_with_run_stalled(run_flow: FlowRunner) -> None:
+def test_a_runaway_run_stops_with_run_stalled_and_can_be_driven_on(
+    run_flow: FlowRunner, pgflow_conn
+) -> None:
     with pytest.raises(RunStalled, match="more than 3 handler calls"):
-        run_flow(_pipeline(), {"items": [1, 2, 3, 4]}, max_handler_calls=3)
+        run_flow(_pipeline(), {"items": list(range(50))}, max_handler_calls=3)
+    started = pgflow_conn.execute(
+        "select count(*) from pgflow.step_tasks where status = 'started'"
+    ).fetchone()
+    assert started == (0,)  # no task was claimed and left unrun
+    (run_id,) = pgflow_conn.execute("select run_id from pgflow.runs").fetchone()
+    run = run_flow.continue_run(_pipeline(), run_id)
+    assert (run.status, run.output["total"]["sum"]) == ("completed", 2 * sum(range(50)))
 
 
 def test_run_flow_async_and_the_blocking_form_inside_a_running_loop(pgflow_dsn: str) -> None:
@@ -275,6 +284,12 @@ def test_base_exceptions_and_outputs_jsonb_refuses_fail_the_task(run_flow: FlowR
 
     run = run_flow(_pipeline(), {"items": [1]}, overrides={"double": exits})
     assert (run.status, run.step("double").error) == ("failed", "SystemExit: 3")
+
+    def closes(item):  # raised in a handler thread, it must not close run_flow's coroutine
+        raise GeneratorExit("closed")
+
+    run = run_flow(_pipeline(), {"items": [1]}, overrides={"double": closes})
+    assert (run.status, run.step("double").error) == ("failed", "GeneratorExit: closed")
 
     run = run_flow(_pipeline(), {"items": [1]}, overrides={"double": lambda item: "a\x00b"})
     assert run.status == "failed"

@@ -178,6 +178,10 @@ def make_flow() -> Flow:
     def raises(input):
         raise KeyError("missing")
 
+    @flow.step(depends_on=["root"])
+    def closes(input):
+        raise GeneratorExit("closed")
+
     return flow
 
 
@@ -280,6 +284,15 @@ def test_handler_exception_reports_fail_task_with_type_and_message():
     assert query == queries.FAIL_TASKS
     assert report["payloads"] == "KeyError: 'missing'"
     assert report["attempts"] == 2
+
+
+def test_a_sync_handler_raising_generator_exit_fails_its_task():
+    # Raised in the handler's thread: it reaches the executor as the handler's error, and
+    # does not close the executor's coroutine on its way (the report is still sent).
+    pool = run_task(claimed(make_flow(), "closes", {"root": 1}))
+    query, report = only_report(pool)
+    assert query == queries.FAIL_TASKS
+    assert report["payloads"] == "GeneratorExit: closed"
 
 
 def test_non_json_result_reports_a_type_error():

@@ -73,7 +73,8 @@ class RunDriver:
         steps: the flow's steps by slug, overrides applied.
         run_id: the run to drive.
         move_clock: move the test clock to the next due time when nothing is due.
-        max_handler_calls: raise :class:`~pgflow.errors.RunStalled` past this many calls.
+        max_handler_calls: raise :class:`~pgflow.errors.RunStalled` rather than make more
+            handler calls (this run's, and those of other runs' due tasks run meanwhile).
     """
 
     def __init__(
@@ -93,6 +94,7 @@ class RunDriver:
         self.max_handler_calls = max_handler_calls
         self.worker_id = str(uuid.uuid4())
         self.calls = 0
+        self.queue_table = ""  # pgmq's table of the flow queue, read at the start of drive()
         self.inputs: dict[str, Any] = {}
         self.shutdown = threading.Event()
         self.claimable = [slug for slug, step in steps.items() if step.handler is not None]
@@ -109,6 +111,9 @@ class RunDriver:
         """
         await startup.register_worker(
             self.conn, self.flow.slug, uuid.UUID(self.worker_id), FUNCTION_NAME
+        )
+        self.queue_table = str(
+            await self._scalar("select pgmq.format_table_name(%(q)s, 'q')", {"q": self.flow.slug})
         )
         idle_moves = 0
         try:
@@ -142,26 +147,42 @@ class RunDriver:
         row = await cur.fetchone()
         return None if row is None else row[0]
 
+    def _visible_sql(self) -> sql.Composed:
+        """Whether a message of the flow queue is visible now (a claim would take it)."""
+        return sql.SQL(
+            "select exists (select 1 from pgmq.{} as q where q.vt <= clock_timestamp())"
+        ).format(sql.Identifier(self.queue_table))
+
     async def _next_due(self) -> float | None:
         """Seconds until the next task, wait or deadline of this run is due; None: nothing."""
         run_due = await self._scalar(_NEXT_RUN_DUE, {"run_id": self.run_id})
-        table = await self._scalar(
-            "select pgmq.format_table_name(%(q)s, 'q')", {"q": self.flow.slug}
-        )
         message_due = await self._scalar(
-            sql.SQL(_NEXT_MESSAGE_DUE).format(sql.Identifier(table)), {"run_id": self.run_id}
+            sql.SQL(_NEXT_MESSAGE_DUE).format(sql.Identifier(self.queue_table)),
+            {"run_id": self.run_id},
         )
         dues = [d for d in (run_due, message_due) if d is not None]
         return min(dues) if dues else None
 
     async def _run_due_tasks(self) -> bool:
-        """Claim the visible tasks of the flow, run and report each; True if any ran."""
+        """Claim the visible tasks of the flow, run and report each; True if any ran.
+
+        Claims no more tasks than the calls left (so none is left claimed and never run);
+        with none left, a visible message means the run would go on: RunStalled.
+        """
+        left = self.max_handler_calls - self.calls
+        if left <= 0:
+            if await self._scalar(self._visible_sql()):
+                raise RunStalled(
+                    f"run {self.run_id}: more than {self.max_handler_calls} handler calls "
+                    "(max_handler_calls); a retry loop or a huge map?"
+                )
+            return False
         cur = await self.conn.execute(
             queries.READ_AND_START_TASKS,
             {
                 "flow_slug": self.flow.slug,
                 "worker_id": self.worker_id,
-                "qty": _BATCH,
+                "qty": min(_BATCH, left),
                 "vt": self.lease,
                 "step_slugs": self.claimable,
             },
@@ -170,13 +191,7 @@ class RunDriver:
         rows = [dict(zip(columns, row, strict=True)) for row in await cur.fetchall()]
         claimed = [row for row in rows if row["run_id"] is not None]
         for record in claimed:
-            if str(record["run_id"]) == self.run_id:  # other runs' due tasks run uncounted
-                self.calls += 1
-            if self.calls > self.max_handler_calls:
-                raise RunStalled(
-                    f"run {self.run_id}: more than {self.max_handler_calls} handler calls "
-                    "(max_handler_calls); a retry loop or a huge map?"
-                )
+            self.calls += 1
             await self._run_task(record)
         return bool(claimed)
 

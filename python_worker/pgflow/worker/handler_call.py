@@ -54,7 +54,12 @@ async def invoke_handler(step: Step, value: Any, ctx: Context) -> Any:
     if step.is_async or inspect.iscoroutinefunction(handler):
         result = await handler(*args)
     else:
-        result = await run_in_daemon_thread(handler, *args)
+        # The outcome comes back as a value and is raised here, in this frame: an exception
+        # set on the future would be thrown into the awaiting coroutine by asyncio, and a
+        # GeneratorExit thrown there closes the coroutine instead of reaching the caller.
+        ok, result = await run_in_daemon_thread(handler, *args)
+        if not ok:
+            raise result
     if inspect.isawaitable(result):  # a plain def that returned a coroutine
         result = await result
     return result
@@ -77,24 +82,23 @@ def encode_output(value: Any) -> str:
         ) from exc
 
 
-def run_in_daemon_thread(fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-    """Run a sync handler in its own daemon thread; return a future for its result.
+def run_in_daemon_thread(fn: Callable[..., Any], *args: Any) -> asyncio.Future[tuple[bool, Any]]:
+    """Run a sync handler in its own daemon thread; return a future for its outcome.
+
+    The future's result is ``(True, return value)`` or ``(False, the exception raised)``
+    (any BaseException); the future itself never holds an exception.
 
     A thread per task, not a shared pool: a handler that outlives its timeout (a thread
     cannot be killed) then occupies nothing others need, and daemon threads never keep a
     stopping process alive after the shutdown grace.
     """
     loop = asyncio.get_running_loop()
-    future: asyncio.Future[Any] = loop.create_future()
+    future: asyncio.Future[tuple[bool, Any]] = loop.create_future()
     context = contextvars.copy_context()
 
     def settle(ok: bool, value: Any) -> None:
-        if future.done():
-            return
-        if ok:
-            future.set_result(value)
-        else:
-            future.set_exception(value)
+        if not future.done():
+            future.set_result((ok, value))
 
     def target() -> None:
         try:
