@@ -1,8 +1,9 @@
 begin;
 select plan(5);
 
--- SETUP: flows stats_a and stats_b, each with a completed run 30 minutes ago; the stats of
--- the last hour written (get_step_stats fills them)
+-- SETUP: flows stats_a and stats_b, each with a run started and completed within one
+-- 5-minute bucket about 30 minutes ago (one run_stats row per flow whatever the minute the
+-- test runs in); the stats of the last hour written (get_step_stats fills them)
 select pgflow_tests.reset_db();
 delete from pgflow.stats_buckets;
 delete from pgflow.run_stats;
@@ -13,8 +14,9 @@ select pgflow.create_flow('stats_b');
 select pgflow.add_step('stats_b', 's1');
 with r as (
   insert into pgflow.runs (flow_slug, status, input, started_at, completed_at)
-  select f, 'completed', '{}', now() - interval '31 minutes', now() - interval '30 minutes'
-  from unnest(array['stats_a', 'stats_b']) as f
+  select f, 'completed', '{}', b.start + interval '1 minute', b.start + interval '2 minutes'
+  from unnest(array['stats_a', 'stats_b']) as f,
+    (select date_bin(interval '5 minutes', now() - interval '30 minutes', timestamptz 'epoch') as start) as b
   returning *)
 insert into pgflow.step_states (flow_slug, run_id, step_slug, status, remaining_tasks, created_at, started_at, completed_at)
 select r.flow_slug, r.run_id, 's1', 'completed', 0, r.started_at, r.started_at, r.completed_at from r;
