@@ -23,7 +23,7 @@ from typing import Any, Unpack
 
 from pgflow.dsl import Flow
 from pgflow.errors import RunStalled
-from pgflow.testing.clock import TestClock, TickResult
+from pgflow.testing.clock import TestClock
 from pgflow.testing.results import FlowRun, StepResult, TaskResult
 from pgflow.testing.runner import (
     RunOptions,
@@ -33,6 +33,7 @@ from pgflow.testing.runner import (
     run_flow,
     run_flow_async,
 )
+from pgflow.worker.tick import TickResult
 
 __all__ = [
     "FlowRun",

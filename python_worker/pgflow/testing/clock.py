@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, LiteralString
+from typing import Final, LiteralString
 
 import psycopg
 
-_ADVANCE: Final[LiteralString] = "select pgflow.advance_clock(%(seconds)s::float8)"
-_TICK: Final[LiteralString] = (
-    "select fired_waits, requeued_tasks, expired_runs, started_queued_runs, released_tasks"
-    " from pgflow.tick()"
-)
-_NOW: Final[LiteralString] = "select pgflow._now()"
+from pgflow.client.queries import ENGINE_TIME
+from pgflow.worker.queries import TICK
+from pgflow.worker.tick import DEFAULT_MAX_RUNS, TickResult
 
-
-@dataclass(frozen=True)
-class TickResult:
-    """What the ``pgflow.tick()`` after an advance did (counts).
-
-    Attributes:
-        fired_waits: waits whose deadline passed, fired (signal timeouts, timers).
-        requeued_tasks: stalled tasks requeued (started longer ago than their timeout + 30 s).
-        expired_runs: runs past their deadline, expired.
-        started_queued_runs: queued runs started (a concurrency slot was free).
-        released_tasks: messages held by ``max_in_flight`` made visible.
-    """
-
-    fired_waits: int
-    requeued_tasks: int
-    expired_runs: int
-    started_queued_runs: int
-    released_tasks: int
+#: Move the engine's time forward by ``seconds`` (run_flow moves it too).
+ADVANCE: Final[LiteralString] = "select pgflow.advance_clock(%(seconds)s::float8)"
 
 
 class TestClock:
@@ -56,7 +36,9 @@ class TestClock:
     def now(self) -> datetime:
         """Return the engine's time (``pgflow._now()``), an aware datetime."""
         with psycopg.connect(self.dsn, autocommit=True) as conn:
-            now: datetime = _scalar(conn, _NOW)
+            row = conn.execute(ENGINE_TIME).fetchone()
+        assert row is not None
+        now: datetime = row[0]
         return now
 
     def advance(
@@ -78,7 +60,9 @@ class TestClock:
                 100 years).
 
         Returns:
-            What the tick did (:class:`TickResult`).
+            What the tick did (:class:`pgflow.worker.tick.TickResult`, as a worker's tick
+            reports it: ``ran``, ``fired_waits``, ``requeued_tasks``, ``expired_runs``,
+            ``started_queued_runs``, ``released_tasks``).
 
         Raises:
             ValueError: a negative total (time does not go back).
@@ -87,12 +71,6 @@ class TestClock:
         if not total >= 0:
             raise ValueError(f"advance: the clock only moves forward (got {total} s)")
         with psycopg.connect(self.dsn, autocommit=True) as conn:
-            conn.execute(_ADVANCE, {"seconds": total})
-            cur = conn.execute(_TICK)
-            row = cur.fetchone()
-        return TickResult(*row) if row else TickResult(0, 0, 0, 0, 0)
-
-
-def _scalar(conn: psycopg.Connection[Any], query: LiteralString) -> Any:
-    row = conn.execute(query).fetchone()
-    return None if row is None else row[0]
+            conn.execute(ADVANCE, {"seconds": total})
+            row = conn.execute(TICK, {"max_runs": DEFAULT_MAX_RUNS}).fetchone()
+        return TickResult.from_row(row)

@@ -19,12 +19,14 @@ from psycopg import sql
 from pgflow.context import Context, KnownFlowInput
 from pgflow.dsl import Flow, Step
 from pgflow.errors import PermanentError, RunStalled
+from pgflow.testing.clock import ADVANCE
 from pgflow.testing.results import FlowRun, load_run
 from pgflow.worker import queries, startup
 from pgflow.worker.db_errors import error_text
 from pgflow.worker.executor import failure_traceback
 from pgflow.worker.handler_call import encode_output, handler_input, invoke_handler
 from pgflow.worker.step_signal import signal_from_row, waits_for_signal
+from pgflow.worker.tick import DEFAULT_MAX_RUNS, TickResult
 
 #: The deployment name of the worker rows run_flow registers.
 FUNCTION_NAME: Final = "pgflow.testing"
@@ -35,11 +37,6 @@ _PAST_DUE: Final = 0.001
 
 #: The status of a run (no row: no such run).
 RUN_STATUS: Final[LiteralString] = "select status from pgflow.runs where run_id = %(run_id)s::uuid"
-_TICK: Final[LiteralString] = (
-    "select fired_waits + requeued_tasks + expired_runs + started_queued_runs + released_tasks"
-    " from pgflow.tick()"
-)
-_ADVANCE: Final[LiteralString] = "select pgflow.advance_clock(%(seconds)s::float8)"
 #: Seconds until the next thing of this run is due on the engine's clock: a wait's
 #: deadline (signal timeout, timer), the run's deadline.
 _NEXT_RUN_DUE: Final[LiteralString] = (
@@ -121,8 +118,9 @@ class RunDriver:
                 if await self._run_due_tasks():
                     idle_moves = 0
                     continue
-                if await self._scalar(_TICK):  # fired waits, expired the run, released tasks
-                    continue
+                cur = await self.conn.execute(queries.TICK, {"max_runs": DEFAULT_MAX_RUNS})
+                if TickResult.from_row(await cur.fetchone()).acted:
+                    continue  # fired waits, expired the run, released tasks...
                 due = await self._next_due()
                 if due is None or not self.move_clock or due >= _MAX_MOVE:
                     break  # nothing due, or not within the 100 years one move may cover
@@ -131,7 +129,7 @@ class RunDriver:
                     raise RunStalled(
                         f"run {self.run_id}: 1,000 clock moves in a row made nothing claimable"
                     )
-                await self.conn.execute(_ADVANCE, {"seconds": max(due, 0.0) + _PAST_DUE})
+                await self.conn.execute(ADVANCE, {"seconds": max(due, 0.0) + _PAST_DUE})
         finally:
             await self.conn.execute(queries.MARK_WORKER_STOPPED, {"worker_id": self.worker_id})
         return await load_run(self.conn, self.run_id, self.calls)

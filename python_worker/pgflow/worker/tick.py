@@ -95,6 +95,19 @@ class TickResult:
             released_tasks=int(released or 0),
         )
 
+    @property
+    def acted(self) -> bool:
+        """True when the tick changed something (fired, requeued, expired, started, released)."""
+        return any(
+            (
+                self.fired_waits,
+                self.requeued_tasks,
+                self.expired_runs,
+                self.started_queued_runs,
+                self.released_tasks,
+            )
+        )
+
     def reached(self, max_runs: int) -> bool:
         """True when a bound of ``max_runs`` was reached: more may be due at once.
 
