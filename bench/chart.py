@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bench.procs import DEFAULTS
 from bench.report import Results
 from bench.stats import Measurement
 
@@ -27,7 +28,7 @@ SHORT = {
     "ceiling.b.p{n}": "ceiling (b)\n{n} proc",
     "ceiling.b.p1": "ceiling (b)\n1 proc",
     "W1": "W1\n1-step",
-    "W1.defaults": "W1 at worker\ndefaults 10/10",
+    "W1.defaults": f"W1 at worker\ndefaults {DEFAULTS.max_concurrency}/{DEFAULTS.batch_size}",
     "W2": "W2\nchain",
     "W3": "W3\nmap",
     "W4": "W4\nmap of map",

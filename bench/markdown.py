@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.procs import DEFAULTS_ARGS
 from bench.report import Results, fmt, target_lines
 from bench.stats import Measurement
 
@@ -25,7 +26,7 @@ METHOD = """\
   `startup_s`, with `wall_s` from spawning the workers). Throughput = completed tasks /
   drain time. Every workload and repeat gets a fresh database cloned from a template.
   W1.defaults to W4.defaults repeat each drain with the workers at their own defaults
-  (--max-concurrency 10 --batch-size 10).
+  (<defaults>).
 - Ceiling: raw pgmq on the same cluster, same number of client processes (one connection
   each), draining a pre-filled queue of pgflow-shaped messages: (a) read 10 + archive the
   batch; (b) read 10 + one archive transaction per message (the per-task commit ceiling).
@@ -60,7 +61,9 @@ METHOD = """\
   quarter (target chosen here: >= 0.8, i.e. no slowdown beyond noise).
 - W4: one run of a root map over 10,000 items, a map over its output, then a reduce. W4
   pace is W3's measure for the dependent map (from when it started): its claims read each
-  task's element, so a claim must cost the same whatever the array's size (>= 0.8)."""
+  task's element, so a claim must cost the same whatever the array's size (>= 0.8).""".replace(
+    "<defaults>", DEFAULTS_ARGS
+)
 
 
 def _detail(m: Measurement) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.cluster import BENCH_HOME, ROOT
+from pgflow.worker.config import WorkerConfig
 
 #: Worker logs of the last run (not committed).
 LOG_DIR = BENCH_HOME / "logs"
@@ -34,11 +35,16 @@ class WorkerSettings:
     """
 
     processes: int = 2
-    max_concurrency: int = 10
-    batch_size: int = 10
+    max_concurrency: int = WorkerConfig.max_concurrency
+    batch_size: int = WorkerConfig.batch_size
     max_connections: int = 4
     log_level: str = "WARNING"
     complete_batch_size: int = 100
+
+
+#: The worker's own defaults (the ``.defaults`` rows), read from ``WorkerConfig``.
+DEFAULTS = WorkerSettings()
+DEFAULTS_ARGS = f"--max-concurrency {DEFAULTS.max_concurrency} --batch-size {DEFAULTS.batch_size}"
 
 
 def pgflow_worker_argv(dsn: str, flow_refs: list[str], args: list[str]) -> list[str]:

@@ -27,7 +27,7 @@ from typing import Any
 
 from bench import ceiling, clock, flows, keyed, latency, report, s1, workloads
 from bench.cluster import BENCH_HOME, ROOT, BenchServer
-from bench.procs import WorkerSettings
+from bench.procs import DEFAULTS, DEFAULTS_ARGS, WorkerSettings
 from bench.report import Results
 from bench.stats import Measurement
 
@@ -206,11 +206,13 @@ class Bench:
                 f"{key} {'dependent ' if key == 'W4' else ''}map pace, last quarter / first quarter"
             )
             self.add(Measurement(f"{key}.pace", pace_label, "x", paces))
-        defaults = replace(self.settings, max_concurrency=10, batch_size=10)
+        defaults = replace(
+            self.settings, max_concurrency=DEFAULTS.max_concurrency, batch_size=DEFAULTS.batch_size
+        )
         if defaults != self.settings:
             self.repeated(
                 f"{key}.defaults",
-                f"{label}, worker defaults (--max-concurrency 10 --batch-size 10)",
+                f"{label}, worker defaults ({DEFAULTS_ARGS})",
                 "tasks/s",
                 at_defaults,
             )

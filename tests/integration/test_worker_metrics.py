@@ -190,7 +190,7 @@ def test_scraped_metrics_equal_what_the_database_recorded(
     in_flight = by_labels(samples, "pgflow_worker_tasks_in_flight", "flow")
     assert in_flight == {("metrics_batch",): 0, ("metrics_doomed",): 0}
     assert by_labels(samples, "pgflow_worker_stalled_tasks_requeued_total") == {(): 0}
-    assert by_labels(samples, "pgflow_worker_max_concurrency") == {(): 10}
+    assert by_labels(samples, "pgflow_worker_max_concurrency") == {(): 32}
 
     info = by_labels(samples, "pgflow_worker_info", "flow", "worker_id", "sql_mode")
     expected_info = {

@@ -78,7 +78,7 @@ def test_text_log_line_is_human_readable():
 
 def test_config_defaults_and_validation():
     config = WorkerConfig(dsn="dbname=x")
-    assert (config.max_concurrency, config.batch_size, config.max_connections) == (10, 10, 4)
+    assert (config.max_concurrency, config.batch_size, config.max_connections) == (32, 32, 4)
     assert config.poll_interval_seconds == 1.0
     assert config.shutdown_grace_seconds == 30.0
     with pytest.raises(ValueError, match="max_connections must be positive"):

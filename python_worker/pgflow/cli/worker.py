@@ -84,14 +84,14 @@ def load_flow(reference: str) -> Flow:
 @click.option(
     "--max-concurrency",
     type=click.IntRange(min=1),
-    default=10,
+    default=WorkerConfig.max_concurrency,
     show_default=True,
     help="Most handlers running at once, across all flows.",
 )
 @click.option(
     "--batch-size",
     type=click.IntRange(min=1),
-    default=10,
+    default=WorkerConfig.batch_size,
     show_default=True,
     help="Most messages read per poll.",
 )
