@@ -26,10 +26,10 @@ finished as timed out.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
+from types import TracebackType
 
 
 class SuspensionClock:
@@ -103,28 +103,58 @@ class SuspensionClock:
         return self._monotonic() - self.suspended_seconds()
 
 
-@contextlib.asynccontextmanager
-async def active_timeout(seconds: float, clock: SuspensionClock) -> AsyncIterator[asyncio.Timeout]:
+class ActiveTimeout:
+    """``asyncio.timeout(seconds)`` measured on a :class:`SuspensionClock`.
+
+    Made by :func:`active_timeout`. A plain class, not a generator-based context manager:
+    it is entered once per task, and the generator machinery cost more than the timeout.
+    """
+
+    __slots__ = ("_clock", "_deadline", "_handle", "_loop", "_seconds", "_started")
+
+    def __init__(self, seconds: float, clock: SuspensionClock) -> None:
+        self._seconds = seconds
+        self._clock = clock
+        self._deadline: asyncio.Timeout | None = None
+        self._handle: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._started = 0.0
+
+    async def __aenter__(self) -> asyncio.Timeout:
+        self._loop = asyncio.get_running_loop()
+        self._started = self._clock.active_time()
+        deadline = self._deadline = asyncio.timeout(None)
+        await deadline.__aenter__()
+        self._handle = self._loop.call_later(self._seconds, self._check)
+        return deadline
+
+    def _check(self) -> None:
+        assert self._loop is not None and self._deadline is not None
+        left = self._seconds - (self._clock.active_time() - self._started)
+        if left > 0:  # part of the wait was a freeze: wait for the rest
+            self._handle = self._loop.call_later(left, self._check)
+        else:
+            self._deadline.reschedule(self._loop.time())
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        assert self._deadline is not None
+        if self._handle is not None:
+            self._handle.cancel()
+        await self._deadline.__aexit__(exc_type, exc, tb)
+
+
+def active_timeout(seconds: float, clock: SuspensionClock) -> ActiveTimeout:
     """Like ``asyncio.timeout(seconds)``, with the time measured on ``clock``.
 
-    Yields the underlying ``asyncio.Timeout``: ``expired()`` tells, after a ``TimeoutError``,
-    that this timeout raised it.
+    Use as ``async with active_timeout(seconds, clock) as deadline``: ``deadline`` is the
+    underlying ``asyncio.Timeout``, whose ``expired()`` tells, after a ``TimeoutError``,
+    that this timeout raised it. When ``seconds`` have passed on the wall clock, the active
+    time spent is checked, and the timeout re-arms itself for the rest when part of the
+    wait was a freeze of the process.
     """
-    loop = asyncio.get_running_loop()
-    started = clock.active_time()
-    async with asyncio.timeout(None) as deadline:
-        handle: asyncio.TimerHandle | None = None
-
-        def check() -> None:
-            nonlocal handle
-            left = seconds - (clock.active_time() - started)
-            if left > 0:  # part of the wait was a freeze: wait for the rest
-                handle = loop.call_later(left, check)
-            else:
-                deadline.reschedule(loop.time())
-
-        handle = loop.call_later(seconds, check)
-        try:
-            yield deadline
-        finally:
-            handle.cancel()
+    return ActiveTimeout(seconds, clock)
