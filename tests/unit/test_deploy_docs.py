@@ -137,7 +137,7 @@ def test_the_docs_name_only_what_exists(doc: Path) -> None:
         ("`--tick-interval 0`", "`--tick-intervals 0`", "--tick-intervals"),
         ("pgflow.prune_data_older_than(interval '30 days')$$", "pgflow.prune_all()$$", "prune_all"),
         ("in `pgflow_operator`", "in `pgflow_operators`", "pgflow_operators"),
-        ("PGFLOW_WORKER_MAX_CONCURRENCY=20\n", "PGFLOW_WORKER_THREADS=2\n", "--threads"),
+        ("PGFLOW_WORKER_MAX_CONCURRENCY=64\n", "PGFLOW_WORKER_THREADS=2\n", "--threads"),
         ("PGFLOW_DEV_CLUSTER=off", "PGFLOW_DEV_MODE=off", "PGFLOW_DEV_MODE"),
         ("(connections.md)", "(connection.md)", "does not exist"),
         ("(#pg_cron-or-the-worker-side-tick)", "(#pg-cron)", "no heading"),

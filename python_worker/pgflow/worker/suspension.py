@@ -142,10 +142,10 @@ class ActiveTimeout:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        assert self._deadline is not None
         if self._handle is not None:
             self._handle.cancel()
-        await self._deadline.__aexit__(exc_type, exc, tb)
+        if self._deadline is not None:  # None: __aenter__ did not get that far
+            await self._deadline.__aexit__(exc_type, exc, tb)
 
 
 def active_timeout(seconds: float, clock: SuspensionClock) -> ActiveTimeout:
