@@ -37,9 +37,9 @@ class WorkerSettings:
     processes: int = 2
     max_concurrency: int = WorkerConfig.max_concurrency
     batch_size: int = WorkerConfig.batch_size
-    max_connections: int = 4
+    max_connections: int = WorkerConfig.max_connections
     log_level: str = "WARNING"
-    complete_batch_size: int = 100
+    complete_batch_size: int = WorkerConfig.complete_batch_size
 
 
 #: The worker's own defaults (the ``.defaults`` rows), read from ``WorkerConfig``.

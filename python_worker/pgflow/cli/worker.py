@@ -98,7 +98,7 @@ def load_flow(reference: str) -> Flow:
 @click.option(
     "--complete-batch-size",
     type=click.IntRange(min=1),
-    default=100,
+    default=WorkerConfig.complete_batch_size,
     show_default=True,
     help="Most reports per pgflow.complete_tasks / pgflow.fail_tasks call (group commit;"
     " 1: one report per call).",
@@ -106,7 +106,7 @@ def load_flow(reference: str) -> Flow:
 @click.option(
     "--max-connections",
     type=click.IntRange(min=1),
-    default=4,
+    default=WorkerConfig.max_connections,
     show_default=True,
     help="Most pooled connections (plus one LISTEN connection unless --no-listen); the pool"
     " keeps 1 and opens more only while statements wait.",
@@ -114,7 +114,7 @@ def load_flow(reference: str) -> Flow:
 @click.option(
     "--pool-max-idle",
     type=click.FloatRange(min=MIN_POOL_MAX_IDLE_SECONDS),
-    default=60.0,
+    default=WorkerConfig.pool_max_idle_seconds,
     show_default=True,
     help="Seconds after which an idle pooled connection beyond the first is closed (one per"
     " such period), so a pool grown by a burst gives its connections back.",
@@ -122,28 +122,28 @@ def load_flow(reference: str) -> Flow:
 @click.option(
     "--poll-interval",
     type=click.FloatRange(min=0.01),
-    default=1.0,
+    default=WorkerConfig.poll_interval_seconds,
     show_default=True,
     help="Seconds between fallback polls when no NOTIFY arrives.",
 )
 @click.option(
     "--shutdown-grace",
     type=click.FloatRange(min=0),
-    default=30.0,
+    default=WorkerConfig.shutdown_grace_seconds,
     show_default=True,
     help="Seconds in-flight tasks get to finish after SIGTERM/SIGINT.",
 )
 @click.option(
     "--heartbeat-interval",
     type=click.FloatRange(min=0.1),
-    default=5.0,
+    default=WorkerConfig.heartbeat_interval_seconds,
     show_default=True,
     help="Seconds between heartbeats (and between checks for cancelled tasks while handlers run).",
 )
 @click.option(
     "--tick-interval",
     type=click.FloatRange(min=0),
-    default=5.0,
+    default=WorkerConfig.tick_interval_seconds,
     show_default=True,
     help="Seconds between pgflow.tick() calls, which fire the waits past their deadline "
     "(signal timeouts, timers) and requeue the tasks of dead workers; one tick runs at a "
@@ -165,19 +165,19 @@ def load_flow(reference: str) -> Flow:
 )
 @click.option(
     "--listen/--no-listen",
-    default=True,
+    default=WorkerConfig.listen,
     show_default=True,
     help="Wake on pgmq NOTIFY (disable behind PgBouncer in transaction mode).",
 )
 @click.option(
     "--prepared-statements/--no-prepared-statements",
-    default=False,
+    default=WorkerConfig.prepared_statements,
     show_default=True,
     help="Prepare frequent statements server-side (never behind a transaction-mode pooler).",
 )
 @click.option(
     "--function-name",
-    default="pgflow-worker",
+    default=WorkerConfig.function_name,
     show_default=True,
     help="Deployment name recorded in pgflow.workers and pgflow.worker_functions.",
 )
@@ -203,7 +203,7 @@ def load_flow(reference: str) -> Flow:
 @click.option(
     "--log-summary-interval",
     type=click.FloatRange(min=0),
-    default=60.0,
+    default=WorkerConfig.log_summary_interval_seconds,
     show_default=True,
     help="Seconds between INFO summary lines (tasks completed, failed, retried, requeued,"
     " in flight; 0: none).",
@@ -217,7 +217,7 @@ def load_flow(reference: str) -> Flow:
 )
 @click.option(
     "--metrics-host",
-    default="127.0.0.1",
+    default=WorkerConfig.metrics_host,
     show_default=True,
     help="Address the metrics endpoint listens on (0.0.0.0: every interface).",
 )
