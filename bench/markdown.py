@@ -20,13 +20,17 @@ METHOD = """\
   by default. Rows marked "synchronous_commit off" repeat the ceilings, W1–W4 and START
   with it off (commits return before the flush); each is compared with the ceiling measured
   under the same setting. The targets of issue 6 are kept on the "off" rows.
-- W1–W4 drain runs started beforehand (set-based, one transaction, tables analyzed); the
-  drain time runs on the database clock from the first task claimed to the last run
-  completed, so the workers' interpreter start-up is excluded (it is in results.json as
-  `startup_s`, with `wall_s` from spawning the workers). Throughput = completed tasks /
-  drain time. Every workload and repeat gets a fresh database cloned from a template.
-  W1.defaults to W4.defaults repeat each drain with the workers at their own defaults
-  (<defaults>).
+- W1–W4: the worker processes start first, on an empty queue; once each has polled it
+  (as the ceiling's clients start together behind a barrier) the runs are started
+  (set-based) and the tables analyzed in one transaction, so the tasks appear at once for
+  every worker. The drain time runs on the database clock from the first task claimed to
+  the last run completed; the workers' start-up (spawn to first poll) is in results.json
+  as `startup_s`, with `wall_s` from spawning the workers. Throughput = completed tasks /
+  drain time. (Until 2026-12-02 the runs were started first and the workers spawned
+  after: the drain then began with the first worker up while the others were still
+  starting, which cost W1 10-20% in this bench.) Every workload and repeat gets a fresh
+  database cloned from a template. W1.defaults to W4.defaults repeat each drain with the
+  workers at their own defaults (<defaults>).
 - Ceiling: raw pgmq on the same cluster, same number of client processes (one connection
   each), draining a pre-filled queue of pgflow-shaped messages: (a) read 10 + archive the
   batch; (b) read 10 + one archive transaction per message (the per-task commit ceiling).
