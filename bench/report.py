@@ -200,7 +200,9 @@ def _vs_peer(
     met = ratio >= threshold
     line = (
         f"{m.label}: {fmt(m.median, m.unit)} = {ratio:.1f}x {peer} W1 "
-        f"{describe(p)} — target >= {threshold:g}x: {_status(met)}"
+        f"{describe(p)} — target >= {threshold:g}x: {_status(met)} (the peers' workers are "
+        f"spawned after their jobs are queued, pgflow's poll before its runs appear: the "
+        f"peers' drains include their start-up stagger, which favours pgflow)"
     )
     return TargetResult(name, line, ratio, threshold, met)
 
