@@ -16,12 +16,16 @@ begin
   order by r.run_id
   for update;
 
+  -- Each task is found by its whole key, straight from the reports (joined before its
+  -- step_state: found through the step_state, a cached plan may look it up by (run_id,
+  -- step_slug) only and read every task of a map at each report). The sort, not the
+  -- joins, gives the lock order.
   perform 1
   from unnest(_lock_task_reports.run_ids, _lock_task_reports.step_slugs, _lock_task_reports.task_indexes)
     as k (run_id, step_slug, task_index)
-  join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
   join pgflow.step_tasks as t
     on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
+  join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
   order by ss.run_id, ss.step_slug, t.task_index
   for update of ss, t;
 end;
