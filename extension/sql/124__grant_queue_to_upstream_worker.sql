@@ -24,4 +24,5 @@ pgflow_upstream_worker, which an upstream pgflow worker needs for pgmq.read_with
 nothing when the role or the queue does not exist. Called by create_flow for a new queue
 and by _grant_upstream_worker for every flow. A caller that may not grant on the table
 (it neither owns it nor holds the grant option) gets PostgreSQL''s WARNING and nothing is
-granted. pgflow-py internal.';
+granted when it holds some privilege on the table, and insufficient_privilege (42501) when
+it holds none, or may not read pgmq.meta. pgflow-py internal.';

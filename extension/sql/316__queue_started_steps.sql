@@ -60,6 +60,7 @@ comment on function pgflow._queue_started_steps(uuid[], text[]) is
 started, started_at, remaining_tasks = initial_tasks): records step:started, broadcasts
 step:started per step (run, then step_index order) when realtime is on, and queues its
 tasks through _queue_step_tasks, one send_batch per flow and start delay (seconds). Must be
-called once per start (a second call would queue the tasks twice): callers pass the rows
+called once per start (a second call for the same step raises unique_violation on step_tasks_pkey and writes
+nothing): callers pass the rows
 their own UPDATE changed. pgflow-py internal, used by _start_ready_steps and
 _resolve_waits.';

@@ -1,6 +1,5 @@
--- _enter_waits / _abandon_waits: ready steps that wait (step_waits) start waiting instead of
--- starting (the one implementation of "a step starts waiting"), and the waits of steps that
--- stop waiting without an outcome end as abandoned.
+-- _enter_waits: ready steps that wait (step_waits) start waiting instead of starting (the
+-- one implementation of "a step starts waiting").
 
 create function pgflow._enter_waits(run_id uuid)
 returns int
@@ -88,27 +87,3 @@ cancelled (its run then retried) does not wait again: _finish_waits starts it at
 its handler gets the same signal (get_step_signal). Returns the number of steps that started
 waiting or were started so; a repeated call finds none. Conditions are evaluated before
 (_cascade). The caller holds the run row. pgflow-py internal.';
-
-create function pgflow._abandon_waits(run_ids uuid[], step_slugs text[] default null)
-returns void
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  v_now timestamptz := pgflow._now();
-begin
-  update pgflow.wait_states as ws
-  set resolved_at = v_now, outcome = 'abandoned'
-  where ws.run_id = any(_abandon_waits.run_ids)
-    and (_abandon_waits.step_slugs is null or ws.step_slug = any(_abandon_waits.step_slugs))
-    and ws.resolved_at is null;
-end;
-$$;
-
-comment on function pgflow._abandon_waits(uuid[], text[]) is
-'Ends, as abandoned (resolved_at now), the unresolved waits of runs run_ids (of steps
-step_slugs only, when given): their steps stopped waiting without a signal or a deadline
-(the run failed or was cancelled, an operator skipped or completed the step). A repeated
-call changes nothing. Called by _cancel_unfinished_work, skip_step and complete_step, which
-hold the run rows. pgflow-py internal.';

@@ -20,8 +20,6 @@ declare
   v_reasons text[];
   v_statuses text[];
   v_details text[];
-  v_status text;
-  v_detail text;
   v_item record;
   v_flow record;
   v_done int[];
@@ -93,22 +91,12 @@ begin
   -- time.)
   if 'type_violation' = any(v_reasons) then
     for v_item in
-      select u.pos, t as task, u.output, pgflow._map_step_fed_by(t.flow_slug, t.step_slug) as map_step_slug
-      from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes,
-                  _complete_tasks.outputs) with ordinality as u (run_id, step_slug, task_index, output, pos)
-      join pgflow.step_tasks as t
-        on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
-      where v_reasons[u.pos] = 'type_violation'
-      order by u.pos
+      select f.* from pgflow._fail_type_violations(_complete_tasks.run_ids, _complete_tasks.step_slugs,
+        _complete_tasks.task_indexes, _complete_tasks.outputs,
+        array(select i from generate_subscripts(v_reasons, 1) as i where v_reasons[i] = 'type_violation')) as f
     loop
-      perform pgflow._fail_task_with_type_violation(v_item.task, v_item.map_step_slug, v_item.output,
-                                                    coalesce(jsonb_typeof(v_item.output), 'null'));
-      select t.status, t.error_message into v_status, v_detail
-      from pgflow.step_tasks as t
-      where t.run_id = (v_item.task).run_id and t.step_slug = (v_item.task).step_slug
-        and t.task_index = (v_item.task).task_index;
-      v_statuses[v_item.pos] := v_status;
-      v_details[v_item.pos] := v_detail;
+      v_statuses[v_item.pos] := v_item.status;
+      v_details[v_item.pos] := v_item.detail;
     end loop;
   end if;
 

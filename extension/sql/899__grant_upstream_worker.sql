@@ -41,7 +41,8 @@ $$;
 
 comment on function pgflow._grant_upstream_worker() is
 'Grants role pgflow_upstream_worker (which must exist) what an upstream pgflow 0.14.x
-worker does with its own statements, after revoking everything it had in schema pgflow:
+worker does with its own statements, after revoking every table and routine privilege
+it had in schema pgflow (sequence privileges and CREATE on the schema are not touched):
 USAGE on schemas pgflow and pgmq; SELECT on installed_versions, flows, steps, deps, runs
 (run inputs), step_states and step_tasks; SELECT, INSERT and UPDATE on workers (it
 registers, heartbeats and deprecates its rows itself); EXECUTE on version,
@@ -49,5 +50,6 @@ track_worker_function, ensure_flow_compiled, start_tasks, complete_task, fail_ta
 mark_worker_stopped; SELECT and UPDATE on the pgmq queue table of every flow
 (_grant_queue_to_upstream_worker; create_flow grants new ones). Wider than pgflow_worker:
 it may change any worker row and any message of a flow queue. Raises a NOTICE with the
-GRANT to run when this role may not grant on schema pgmq. Called by setup_security.
+GRANT to run when this role has USAGE on schema pgmq without the grant option (without any
+privilege on pgmq: insufficient_privilege, 42501). Called by setup_security.
 pgflow-py internal.';

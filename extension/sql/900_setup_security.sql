@@ -102,102 +102,17 @@ begin
 
   -- 5. Grants, from scratch (a version that grants less also revokes the rest).
   if pg_catalog.to_regrole('pgflow_worker') is not null then
-    revoke all on all tables in schema pgflow from pgflow_worker;
-    revoke all on all routines in schema pgflow from pgflow_worker;
-    grant usage on schema pgflow to pgflow_worker;
-    grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
-      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
-      pgflow.run_events, pgflow.step_waits, pgflow.wait_states, pgflow.signals, pgflow.test_clock
-      to pgflow_worker;
-    grant execute on function
-      pgflow.version(),
-      pgflow._now(),
-      pgflow._test_clock_now(),
-      pgflow.ensure_flow_compiled(text, jsonb, boolean),
-      pgflow.sync_flow_options(text, jsonb),
-      pgflow.track_worker_function(text),
-      pgflow.register_worker(uuid, text, text),
-      pgflow.sync_flow_schedule(text, text, jsonb),
-      pgflow.enable_flow_notify(text, int),
-      pgflow.read_tasks(text, int, int),
-      pgflow.read_and_start_tasks(text, uuid, int, int, text[]),
-      pgflow.start_tasks(text, bigint[], uuid),
-      pgflow.complete_task(uuid, text, int, jsonb, int),
-      pgflow.complete_tasks(uuid[], text[], int[], jsonb[], int[]),
-      pgflow.fail_task(uuid, text, int, text, int),
-      pgflow.fail_tasks(uuid[], text[], int[], text[], int[], boolean[], text[]),
-      pgflow.worker_heartbeat(uuid),
-      pgflow.recover_stalled_tasks(),
-      pgflow.requeue_stalled_tasks(),
-      pgflow.deprecate_worker(uuid),
-      pgflow.mark_worker_stopped(uuid),
-      pgflow.cancelled_tasks(uuid[], text[], int[]),
-      pgflow.get_run_events(uuid),
-      pgflow.get_step_signal(uuid, text),
-      pgflow.get_run_waits(uuid),
-      pgflow.tick(int)
-      to pgflow_worker;
+    perform pgflow._grant_worker_role();
     v_granted := v_granted || 'pgflow_worker'::text;
   end if;
 
   if pg_catalog.to_regrole('pgflow_client') is not null then
-    revoke all on all tables in schema pgflow from pgflow_client;
-    revoke all on all routines in schema pgflow from pgflow_client;
-    grant usage on schema pgflow to pgflow_client;
-    grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
-      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
-      pgflow.run_events, pgflow.step_waits, pgflow.wait_states, pgflow.signals, pgflow.test_clock
-      to pgflow_client;
-    grant execute on function
-      pgflow.version(),
-      pgflow._now(),
-      pgflow._test_clock_now(),
-      pgflow.start_flow(text, jsonb, uuid, text, text, timestamptz),
-      pgflow.start_flow_with_states(text, jsonb, uuid),
-      pgflow.get_run_with_states(uuid),
-      pgflow.get_run_slot(uuid),
-      pgflow.get_run_events(uuid),
-      pgflow.send_signal(uuid, text, jsonb, text, text, text),
-      pgflow.get_step_signal(uuid, text),
-      pgflow.get_run_waits(uuid),
-      pgflow.get_step_stats(text, timestamptz),
-      pgflow.get_run_counts(text, timestamptz, int)
-      to pgflow_client;
+    perform pgflow._grant_client_role();
     v_granted := v_granted || 'pgflow_client'::text;
   end if;
 
   if pg_catalog.to_regrole('pgflow_operator') is not null then
-    revoke all on all tables in schema pgflow from pgflow_operator;
-    revoke all on all routines in schema pgflow from pgflow_operator;
-    grant usage on schema pgflow to pgflow_operator;
-    grant select on pgflow.installed_versions, pgflow.flows, pgflow.steps, pgflow.deps,
-      pgflow.runs, pgflow.step_states, pgflow.step_tasks, pgflow.permanently_stalled_tasks,
-      pgflow.run_events, pgflow.workers, pgflow.step_waits, pgflow.wait_states, pgflow.signals,
-      pgflow.test_clock
-      to pgflow_operator;
-    grant execute on function
-      pgflow.version(),
-      pgflow._now(),
-      pgflow._test_clock_now(),
-      pgflow.get_run_with_states(uuid),
-      pgflow.get_run_events(uuid),
-      pgflow.cancel_run(uuid, text, text, text),
-      pgflow.pause_run(uuid, text, text, text),
-      pgflow.resume_run(uuid, text, text, text),
-      pgflow.retry_run(uuid, text, text, text),
-      pgflow.rerun_flow(uuid, text, text, text),
-      pgflow.skip_step(uuid, text, text, text, text),
-      pgflow.complete_step(uuid, text, jsonb, text, text, text),
-      pgflow.send_signal(uuid, text, jsonb, text, text, text),
-      pgflow.get_step_signal(uuid, text),
-      pgflow.get_run_waits(uuid),
-      pgflow.get_run_slot(uuid),
-      pgflow.get_step_stats(text, timestamptz),
-      pgflow.get_run_counts(text, timestamptz, int),
-      pgflow.get_queue_stats(),
-      pgflow.get_message_due_in(text, bigint[]),
-      pgflow.tick(int)
-      to pgflow_operator;
+    perform pgflow._grant_operator_role();
     v_granted := v_granted || 'pgflow_operator'::text;
   end if;
 

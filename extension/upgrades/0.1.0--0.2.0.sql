@@ -12,6 +12,7 @@
 -- (first: the defaults of the tables below call it; a plpgsql body is not checked when it
 -- is created, so the function may come before its table).
 -- include: sql/031_tables_test_clock.sql
+-- include: sql/032__test_clock_now.sql
 -- include: sql/033__now.sql
 
 -- Added: scheduled flows (pg_cron), extension/sql/055_tables_schedules.sql.

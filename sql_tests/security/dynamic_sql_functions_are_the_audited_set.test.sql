@@ -18,6 +18,8 @@ select plan(1);
 --   _grant_queue_to_upstream_worker   queue table: pgmq.format_table_name(flow_slug) + %I, of
 --                                     a queue that exists; role name fixed
 --   _grant_upstream_worker            no dynamic SQL: matched by GRANT EXECUTE ON FUNCTION
+--   _grant_worker_role, _grant_client_role, _grant_operator_role
+--                                     no dynamic SQL: matched by GRANT EXECUTE ON FUNCTION
 --   _align_owners                     regprocedure / regclass / regtype text of catalog rows
 --                                     (quoted by the casts), the owner through %I
 --   _release_throttled_messages       queue table of a flow with a held message (a valid slug)
@@ -38,8 +40,11 @@ select is(
   array[
     '_align_owners()',
     '_broadcast(uuid,text,jsonb)',
+    '_grant_client_role()',
+    '_grant_operator_role()',
     '_grant_queue_to_upstream_worker(text)',
     '_grant_upstream_worker()',
+    '_grant_worker_role()',
     '_release_throttled_messages(text,text[])',
     '_resend_parked_tasks(uuid)',
     '_setup_maintenance_cron(text,text,text)',

@@ -1,9 +1,9 @@
 """Keyed starts, concurrency limits, deadlines and max_in_flight (#14) in the model of the
 property tests: several runs of one flow, each a ``run_control_model.ControlledModel``.
 
-Written from the COMMENTs of the SQL functions (extension/sql/320_start_flow.sql,
-325__take_concurrency_slot.sql, 327__start_queued_runs.sql, 328__release_concurrency_slots
-.sql, 329__expire_runs.sql, 404__throttle_claims.sql, 722_tick.sql, 70*_*.sql), not
+Written from the COMMENTs of the SQL functions (extension/sql/322_start_flow.sql,
+327__take_concurrency_slot.sql, 329__start_queued_runs.sql, 330__release_concurrency_slots
+.sql, 331__expire_runs.sql, 404__throttle_claims.sql, 723_tick.sql, 70*_*.sql), not
 from their bodies:
 
 - start_flow with an idempotency key the flow already has returns that run (duplicate,

@@ -1,8 +1,8 @@
 """Wait steps, timers and signals (#13) in the model of the property tests.
 
 Written from the COMMENTs of the SQL functions (extension/sql/317__enter_waits.sql,
-319__resolve_waits.sql, 720_send_signal.sql, 722_tick.sql, 208_add_wait.sql), not from
-their bodies:
+320__resolve_waits.sql, 321__finish_waits.sql, 720_send_signal.sql, 723_tick.sql,
+210_add_wait.sql, 211_add_timer.sql), not from their bodies:
 
 - A created step of a started run with no pending dependency whose condition is met and
   that has a wait becomes ``waiting`` (no task, no message); its wait starts afresh (also

@@ -1,4 +1,4 @@
--- setup_requeue_stalled_tasks_cron / setup_tick_cron: schedule a maintenance call with pg_cron.
+-- _setup_maintenance_cron: create or replace the pg_cron job of a maintenance call.
 
 create function pgflow._setup_maintenance_cron(job_name text, command text, cron_interval text)
 returns text
@@ -64,41 +64,3 @@ which has no second-based schedules, runs it every minute and a NOTICE says so).
 text naming the job id and schedule. Raises undefined_object when pg_cron is not installed
 in this database, invalid_parameter_value for a blank interval or minutes out of range.
 pgflow-py internal, used by setup_requeue_stalled_tasks_cron and setup_tick_cron.';
-
-create function pgflow.setup_requeue_stalled_tasks_cron(cron_interval text default '15 seconds')
-returns text
-language sql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-  select pgflow._setup_maintenance_cron('pgflow_requeue_stalled_tasks', 'select pgflow.requeue_stalled_tasks()',
-                                        setup_requeue_stalled_tasks_cron.cron_interval);
-$$;
-
-comment on function pgflow.setup_requeue_stalled_tasks_cron(text) is
-'Creates or replaces the pg_cron job pgflow_requeue_stalled_tasks running
-select pgflow.requeue_stalled_tasks() on cron_interval (default ''15 seconds'';
-any cron expression works; ''N minutes'' (1..59) becomes ''*/N * * * *''). pg_cron < 1.5 has no second-based schedules: then the job
-runs every minute (''* * * * *'') and a NOTICE says so. Returns a text naming the job id
-and schedule. Raises undefined_object when pg_cron is not installed in this database.
-Idempotent (one job, replaced by name). As upstream pgflow 0.14.1, plus the pg_cron 1.4
-fallback.';
-
-create function pgflow.setup_tick_cron(cron_interval text default '5 seconds')
-returns text
-language sql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-  select pgflow._setup_maintenance_cron('pgflow_tick', 'select pgflow.tick()', setup_tick_cron.cron_interval);
-$$;
-
-comment on function pgflow.setup_tick_cron(text) is
-'Creates or replaces the pg_cron job pgflow_tick running select pgflow.tick() (wait
-timeouts, timers, the stalled-task requeue) on cron_interval (default ''5 seconds''; as
-setup_requeue_stalled_tasks_cron for other values and for pg_cron < 1.5). A wait then
-fires within the interval plus a second of its deadline. Returns a text naming the job id
-and schedule. Raises undefined_object when pg_cron is not installed in this database.
-Idempotent (one job, replaced by name). pgflow-py extension.';

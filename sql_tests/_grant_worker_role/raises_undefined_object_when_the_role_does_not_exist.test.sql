@@ -1,0 +1,13 @@
+begin;
+select plan(1);
+
+-- SETUP: the role does not exist (dropped in this transaction only)
+drop owned by pgflow_worker;
+drop role pgflow_worker;
+
+-- TEST: the call raises undefined_object, naming the role
+select throws_ok('select pgflow._grant_worker_role()', '42704', 'role "pgflow_worker" does not exist',
+  'undefined_object without the role');
+
+select * from finish();
+rollback;
