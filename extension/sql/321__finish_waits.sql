@@ -31,7 +31,9 @@ begin
     join pgflow.wait_states as ws on ws.run_id = _finish_waits.run_id and ws.step_slug = k.step_slug
     join pgflow.step_waits as w on w.flow_slug = ws.flow_slug and w.step_slug = ws.step_slug
     join pgflow.steps as s on s.flow_slug = ws.flow_slug and s.step_slug = ws.step_slug
-    where ws.outcome = 'unreadable' or (ws.outcome = 'timed_out' and w.on_timeout = 'fail')
+    join pgflow.step_states as ss on ss.run_id = ws.run_id and ss.step_slug = ws.step_slug
+    where (ws.outcome = 'unreadable' or (ws.outcome = 'timed_out' and w.on_timeout = 'fail'))
+      and ss.status = 'waiting'  -- (a step failed or skipped by an earlier call is left alone)
     order by s.step_index
   loop
     if v_fail.when_exhausted = 'fail' then
@@ -139,8 +141,6 @@ NULL after a timeout with continue, {"due_at", "fired_at"} for a timer (one that
 map step with anything but an array fails instead, and its run: [TYPE_VIOLATION] Map step
 <map> expects array input but dependency <step> produced <type>, as complete_tasks); step:completed
 recorded and broadcast, dependents released. on_timeout skip / skip-cascade: skipped
-(timed_out) as an unmet condition. Callers pass the steps whose wait has just ended
-(_resolve_waits, _enter_waits): a failure outcome is applied without checking the step''s
-status again, so a second call for a step it failed or skipped would apply it twice; the
-other outcomes leave steps no longer waiting alone. Starts no other
+(timed_out) as an unmet condition. Steps no longer waiting are left alone, so a repeated call
+changes nothing. Starts no other
 step: the caller moves the run on (_cascade, _advance_runs). pgflow-py internal.';

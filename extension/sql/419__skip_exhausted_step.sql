@@ -14,6 +14,15 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 begin
+  -- A step no longer started or waiting (skipped by an earlier call) is left alone.
+  if not exists (
+    select 1 from pgflow.step_states as ss
+    where ss.run_id = _skip_exhausted_step.run_id and ss.step_slug = _skip_exhausted_step.step_slug
+      and ss.status in ('started', 'waiting')
+  ) then
+    return;
+  end if;
+
   -- The step is skipped with its error; its other tasks (map siblings) will not be needed.
   perform pgflow._skip_steps(_skip_exhausted_step.run_id, array[_skip_exhausted_step.step_slug],
                              _skip_exhausted_step.skip_reason, _skip_exhausted_step.error_message);
@@ -39,5 +48,6 @@ attempts, timed_out for a wait) and error_message kept; its other outstanding me
 archived; step:skipped broadcast; remaining_steps decremented once. skip-cascade: every
 transitive dependent is skipped too (dependency_skipped). skip: dependents run without
 this input (a dependent map gets 0 tasks; _release_dependents). Moves nothing forward (the
-caller does). The caller holds the run row. pgflow-py internal, used by _skip_failed_step
+caller does). A step that is not started or waiting (skipped, failed or completed already)
+is left alone: a repeated call changes nothing. The caller holds the run row. pgflow-py internal, used by _skip_failed_step
 and _finish_waits.';

@@ -4,21 +4,7 @@ select pgflow_tests.reset_db();
 
 -- SETUP: pgflow as an install script leaves it (not an extension): the members are
 -- detached from the extension, which is then dropped, leaving the objects in place
-do $$
-declare
-  v_member record;
-begin
-  for v_member in
-    select (pg_identify_object(d.classid, d.objid, d.objsubid)).*
-    from pg_depend as d
-    join pg_extension as e on e.oid = d.refobjid
-    where e.extname = 'pgflow' and d.deptype = 'e'
-  loop
-    execute format('alter extension pgflow drop %s %s', v_member.type, v_member.identity);
-  end loop;
-end
-$$;
-drop extension pgflow;
+select pgflow_tests.detach_pgflow_extension();
 
 -- SETUP: the schema belongs to another role than the one that created its objects (as
 -- when a superuser upgrades or adopts a schema its application role owns)

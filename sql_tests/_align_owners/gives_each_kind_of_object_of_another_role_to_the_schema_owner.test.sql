@@ -4,21 +4,7 @@ select pgflow_tests.reset_db();
 
 -- SETUP: pgflow as an install script leaves it (not an extension): the members are
 -- detached from the extension, which is then dropped, leaving the objects in place
-do $$
-declare
-  v_member record;
-begin
-  for v_member in
-    select (pg_identify_object(d.classid, d.objid, d.objsubid)).*
-    from pg_depend as d
-    join pg_extension as e on e.oid = d.refobjid
-    where e.extname = 'pgflow' and d.deptype = 'e'
-  loop
-    execute format('alter extension pgflow drop %s %s', v_member.type, v_member.identity);
-  end loop;
-end
-$$;
-drop extension pgflow;
+select pgflow_tests.detach_pgflow_extension();
 
 -- SETUP: one object of each kind, created as another role would (an upgrade run by a
 -- superuser): a function, a procedure, a table with a serial column (its sequence is owned

@@ -609,3 +609,24 @@ begin
   perform pgflow._release_dependents(array[finish_step.run_id], array[finish_step.step_slug]);
 end;
 $$;
+
+-- pgflow as an install script leaves it (not an extension): every member is detached from
+-- the extension, which is then dropped, leaving the objects in place. (Roll back after.)
+create or replace function pgflow_tests.detach_pgflow_extension()
+returns void
+language plpgsql
+as $$
+declare
+  v_member record;
+begin
+  for v_member in
+    select (pg_identify_object(d.classid, d.objid, d.objsubid)).*
+    from pg_depend as d
+    join pg_extension as e on e.oid = d.refobjid
+    where e.extname = 'pgflow' and d.deptype = 'e'
+  loop
+    execute format('alter extension pgflow drop %s %s', v_member.type, v_member.identity);
+  end loop;
+  drop extension pgflow;
+end;
+$$;

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from bench import keyed
 from bench.report import Results
-from bench.run import ALL_WORKLOADS, DEFAULT_WORKLOADS, FULL, QUICK, SC_OFF_WORKLOADS
+from bench.sizes import ALL_WORKLOADS, DEFAULT_WORKLOADS, FULL, QUICK, SC_OFF_WORKLOADS
 from bench.workloads import START_QUERY
 
 NAMES = [v.name for v in keyed.VARIANTS]

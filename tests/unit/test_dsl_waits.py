@@ -221,6 +221,11 @@ BAD_SIGNAL_NAMES = [
     ("ap\x00proved", "signal_name"),
     (" approved", "signal_name"),
     ("approved\t", "signal_name"),
+    # beyond ASCII, as pgflow._check_signal_name refuses them in any collation
+    ("go\u00a0", "signal_name"),
+    ("\u2003", "signal_name"),
+    ("a\u0085b", "signal_name"),
+    ("\u3000go", "signal_name"),
 ]
 
 

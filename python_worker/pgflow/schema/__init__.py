@@ -10,7 +10,10 @@ Modules, one job each:
   contract manifest (``pgflow check-schema``; the worker runs it before serving);
 - ``catalog``: reads the contract and its environment out of the catalog;
 - ``diff``: compares a contract read from a database with the manifest's;
-- ``report``: the findings and the report of a check.
+- ``environment``: checks what pgflow runs on (pgmq, the flows' queues and NOTIFY
+  triggers, the pg_cron job);
+- ``report``: the findings and the report of a check;
+- ``upstream``: finds a database that upstream pgflow installed and says how to adopt it.
 
 The main entry points are exported as ``pgflow.install``, ``pgflow.migrate`` and
 ``pgflow.check_schema``.

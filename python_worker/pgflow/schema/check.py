@@ -21,7 +21,6 @@ task, and refuses to start with the message of the errors.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -30,8 +29,6 @@ import psycopg
 from pgflow._version import __version__
 from pgflow.errors import SchemaVersionMismatch
 from pgflow.schema.catalog import (
-    CRON_JOB,
-    NOTIFY_TRIGGER,
     SCHEMA,
     environment_plan,
     load_manifest,
@@ -39,6 +36,7 @@ from pgflow.schema.catalog import (
     run_plan_async,
 )
 from pgflow.schema.diff import compare_contract
+from pgflow.schema.environment import check_cron, check_flows, check_pgmq, version_key
 from pgflow.schema.report import Finding, Findings, SchemaReport, plural
 from pgflow.schema.upstream import UpstreamSchema, adoption_hint, upstream_schema
 
@@ -52,10 +50,6 @@ __all__ = [
     "evaluate",
     "worker_errors",
 ]
-
-#: pgmq limits queue names (and so flow slugs) to this many characters.
-MAX_QUEUE_NAME_LENGTH = 47
-
 
 # ---------------------------------------------------------------- entry points
 
@@ -152,13 +146,13 @@ def evaluate(facts: Mapping[str, Any], manifest: Mapping[str, Any]) -> SchemaRep
     out = Findings()
     upstream = _upstream(facts, manifest)
     _check_pgflow(out, facts["pgflow"], manifest, upstream)
-    _check_pgmq(out, facts["pgmq"], manifest["pgmq"])
+    check_pgmq(out, facts["pgmq"], manifest["pgmq"])
     if facts.get("contract") is not None:
         compare_contract(
             out, facts["contract"], manifest["contract"], _contract_hint(facts, manifest, upstream)
         )
-    _check_flows(out, facts.get("flows"), facts["pgmq"])
-    _check_cron(out, facts["pg_cron"], facts.get("database"))
+    check_flows(out, facts.get("flows"), facts["pgmq"])
+    check_cron(out, facts["pg_cron"], facts.get("database"))
 
     pgflow, pgmq = facts["pgflow"], facts["pgmq"]
     summary = {
@@ -188,7 +182,7 @@ def _contract_hint(
             return "upstream's migrations to 0.14.x come first, then `pgflow install`"
         return "added or replaced by `pgflow install`, which adopts the upstream schema"
     if installed and installed != wanted:
-        if _version_key(installed) < _version_key(wanted):
+        if version_key(installed) < version_key(wanted):
             return f"expected after `pgflow migrate` from {installed} to {wanted}"
         return f"the installed schema ({installed}) is newer than this package ({wanted})"
     return (
@@ -245,184 +239,8 @@ def _check_pgflow(
             "pgflow_version_mismatch",
             f"pgflow {pgflow['version']} is installed; this package needs {wanted}",
             hint="run `pgflow migrate`"
-            if _version_key(pgflow["version"]) < _version_key(wanted)
+            if version_key(pgflow["version"]) < version_key(wanted)
             else "use the pgflow package of the installed version",
             expected=wanted,
             found=pgflow["version"],
         )
-
-
-def _check_pgmq(out: Findings, pgmq: Mapping[str, Any], needs: Mapping[str, Any]) -> None:
-    if not pgmq["installed"]:
-        out.error("pgmq_not_installed", "schema pgmq does not exist", hint="run `pgflow install`")
-        return
-    minimum, version = needs["min_version"], pgmq["extension_version"]
-    if version is not None and _version_key(version) < _version_key(minimum):
-        out.error(
-            "pgmq_version_too_old",
-            f"pgmq {version} is installed; pgflow needs >= {minimum}",
-            hint="ALTER EXTENSION pgmq UPDATE",
-            expected=f">= {minimum}",
-            found=version,
-        )
-    fields = pgmq["message_record_fields"]
-    wanted = needs["message_record_fields"]
-    if fields is None:
-        out.error(
-            "pgmq_message_record_missing",
-            "type pgmq.message_record does not exist",
-            hint=f"install pgmq >= {minimum}",
-        )
-    else:
-        present = {f["name"]: f["type"] for f in fields}
-        problems = [
-            f"{f['name']} is missing"
-            if f["name"] not in present
-            else f"{f['name']} is {present[f['name']]}, expected {f['type']}"
-            for f in wanted
-            if present.get(f["name"]) != f["type"]
-        ]
-        if problems:
-            out.error(
-                "pgmq_message_record_mismatch",
-                f"pgmq.message_record does not have the fields the worker reads: "
-                f"{'; '.join(problems)} (pgmq older than {minimum}?)",
-                hint=f"upgrade pgmq to >= {minimum}",
-                expected=[f"{f['name']} {f['type']}" for f in wanted],
-                found=[f"{f['name']} {f['type']}" for f in fields],
-            )
-    missing = sorted(set(needs["functions"]) - set(pgmq["functions"]))
-    if missing:
-        out.error(
-            "pgmq_function_missing",
-            f"pgmq lacks function(s) pgflow calls: {', '.join('pgmq.' + m for m in missing)}",
-            hint=f"upgrade pgmq to >= {minimum}",
-            missing=missing,
-        )
-    missing = sorted(set(needs["relations"]) - set(pgmq["relations"]))
-    if missing:
-        out.error(
-            "pgmq_relation_missing",
-            f"pgmq lacks table(s) pgflow reads: {', '.join('pgmq.' + m for m in missing)}",
-            missing=missing,
-        )
-
-
-def _version_key(version: str) -> tuple[int, ...]:
-    """``"1.13.0"`` -> ``(1, 13, 0)``; trailing zeros dropped, non-numeric suffixes ignored."""
-    parts = [int(p) for p in re.findall(r"\d+", version.split("-")[0])]
-    while parts and parts[-1] == 0:
-        parts.pop()
-    return tuple(parts)
-
-
-# ---------------------------------------------------------------- flows, NOTIFY, cron
-
-
-def _check_flows(out: Findings, flows: list[Any] | None, pgmq: Mapping[str, Any]) -> None:
-    if flows is None:
-        return
-    if flows and pgmq["installed"] and not pgmq["notify_available"]:
-        out.warn(
-            "pgmq_notify_unavailable",
-            "pgmq has no pgmq.notify_insert_throttle (no NOTIFY on insert): workers only poll",
-            hint="upgrade pgmq",
-        )
-    for flow in flows:
-        slug = flow["flow_slug"]
-        if len(slug) > MAX_QUEUE_NAME_LENGTH:
-            out.error(
-                "flow_queue_name_too_long",
-                f"flow {slug!r}: its slug has {len(slug)} characters, but pgmq queue "
-                f"names have at most {MAX_QUEUE_NAME_LENGTH}, so it cannot have a queue",
-                hint="delete the flow (pgflow.delete_flow_and_data) and recreate it "
-                "under a shorter slug",
-                flow_slug=slug,
-            )
-            continue
-        if not flow["queue_table"]:
-            out.error(
-                "flow_queue_missing",
-                f"flow {slug!r}: its queue table pgmq.q_{slug.lower()} does not exist",
-                hint=f"select pgmq.create('{slug}')",
-                flow_slug=slug,
-            )
-            continue
-        if flow["queue_registered"] is False:
-            out.warn(
-                "flow_queue_unregistered",
-                f"flow {slug!r}: queue table pgmq.q_{slug.lower()} exists but pgmq.meta "
-                "has no row for the queue",
-                flow_slug=slug,
-            )
-        if slug != slug.lower():
-            out.warn(
-                "notify_unsupported_queue_name",
-                f"flow {slug!r}: pgmq cannot NOTIFY for a queue name with upper-case "
-                "letters; workers poll this queue",
-                flow_slug=slug,
-            )
-            continue
-        if not pgmq["notify_available"]:
-            continue
-        _check_notify(out, slug, flow)
-
-
-def _check_notify(out: Findings, slug: str, flow: Mapping[str, Any]) -> None:
-    enable = f"select pgmq.enable_notify_insert('{slug}')"
-    trigger = flow["notify_trigger"]
-    if trigger is None:
-        out.warn(
-            "notify_trigger_missing",
-            f"flow {slug!r}: queue pgmq.q_{slug} has no {NOTIFY_TRIGGER} trigger, so "
-            "workers only notice new tasks when they poll",
-            hint=f"start a pgflow worker for the flow, or {enable}",
-            flow_slug=slug,
-        )
-    else:
-        if not trigger["deferrable"]:
-            out.warn(
-                "notify_trigger_not_deferrable",
-                f"flow {slug!r}: trigger {NOTIFY_TRIGGER} on pgmq.q_{slug} is not a "
-                "DEFERRABLE constraint trigger as pgmq creates it",
-                hint=enable,
-                flow_slug=slug,
-            )
-        if not trigger["enabled"]:
-            out.warn(
-                "notify_trigger_disabled",
-                f"flow {slug!r}: trigger {NOTIFY_TRIGGER} on pgmq.q_{slug} is disabled",
-                hint=f"alter table pgmq.q_{slug} enable trigger {NOTIFY_TRIGGER}",
-                flow_slug=slug,
-            )
-    if flow["notify_throttle"] is False:
-        out.warn(
-            "notify_throttle_missing",
-            f"flow {slug!r}: pgmq.notify_insert_throttle has no row for the queue, so "
-            "its NOTIFY trigger never fires a notification",
-            hint=enable,
-            flow_slug=slug,
-        )
-
-
-def _check_cron(out: Findings, cron: Mapping[str, Any], database: str | None) -> None:
-    if not cron["installed"]:
-        return
-    schedule = "select pgflow.setup_tick_cron()"
-    if not cron["jobs_readable"]:
-        out.warn(
-            "cron_job_unreadable",
-            f"cannot read cron.job to look for the {CRON_JOB} job (no privilege)",
-        )
-        return
-    jobs = [j for j in cron["jobs"] if j.get("database") in (None, database)]
-    if not jobs:
-        out.warn(
-            "cron_job_missing",
-            f"pg_cron is installed but has no {CRON_JOB} job for this database: wait "
-            "timeouts, timers and stalled tasks are only handled while pgflow workers run "
-            "(each calls pgflow.tick() every --tick-interval seconds, 5 by default)",
-            hint=schedule,
-        )
-    elif not any(j.get("active", True) in (True, "true") for j in jobs):
-        out.warn("cron_job_inactive", f"pg_cron job {CRON_JOB} is not active", hint=schedule)

@@ -35,8 +35,11 @@ from typing import Any, LiteralString
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+from pgflow.worker.config import WorkerConfig
 from pgflow.worker.db_errors import error_text, send_report
 from pgflow.worker.log import fields
+from pgflow.worker.metrics import WorkerMetrics
+from pgflow.worker.modes import SqlMode
 
 logger = logging.getLogger("pgflow.worker")
 
@@ -260,3 +263,39 @@ class ReportBatcher:
         if self._observe is not None:
             self._observe(time.perf_counter() - began, len(batch))
         return [ReportResult(*row) for row in rows]
+
+
+def report_batchers(
+    pool: AsyncConnectionPool, mode: SqlMode, config: WorkerConfig, metrics: WorkerMetrics
+) -> tuple[ReportBatcher, ReportBatcher]:
+    """The completions and failures batchers of a worker, as its SQL mode reports.
+
+    With pgflow-py's SQL (``mode.group_commit``) reports go together through
+    ``complete_tasks`` / ``fail_tasks``, at most ``config.complete_batch_size`` per call;
+    with upstream's, one per call through ``complete_task`` / ``fail_task``. Each batcher
+    reports its calls to ``metrics`` under its function's name.
+    """
+    complete, fail = (
+        ("complete_tasks", "fail_tasks") if mode.group_commit else ("complete_task", "fail_task")
+    )
+    max_batch = config.complete_batch_size if mode.group_commit else 1
+    completions = ReportBatcher(
+        pool,
+        statement=mode.complete_batch,
+        one_report_statement=mode.complete_one,
+        name=complete,
+        max_batch=max_batch,
+        reconnect_max_seconds=config.reconnect_max_seconds,
+        observe=metrics.report_observer(complete),
+    )
+    failures = ReportBatcher(
+        pool,
+        statement=mode.fail_batch,
+        one_report_statement=mode.fail_one,
+        name=fail,
+        max_batch=max_batch,
+        reconnect_max_seconds=config.reconnect_max_seconds,
+        permanent=mode.run_control,
+        observe=metrics.report_observer(fail),
+    )
+    return completions, failures

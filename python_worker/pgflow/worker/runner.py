@@ -50,7 +50,7 @@ from pgflow.worker.notify import Listener
 from pgflow.worker.outage import is_connection_error
 from pgflow.worker.poller import FlowPoller, Slots
 from pgflow.worker.pool import WorkerPool
-from pgflow.worker.reports import ReportBatcher
+from pgflow.worker.reports import report_batchers
 from pgflow.worker.step_signal import StepSignalReader
 from pgflow.worker.summary import ActivitySummary
 from pgflow.worker.suspension import SuspensionClock
@@ -242,34 +242,14 @@ class Worker:
         self._inputs = RunInputCache(
             self._pool, loop, reconnect_max_seconds=self.config.reconnect_max_seconds
         )
-        grouped = self.mode.group_commit
-        complete, fail = (
-            ("complete_tasks", "fail_tasks") if grouped else ("complete_task", "fail_task")
-        )
+        completions, failures = report_batchers(self._pool, self.mode, self.config, self.metrics)
         self._executor = Executor(
             flow_inputs=self._inputs.source,
             shutdown=self.lifecycle.shutdown,
             on_reported=self._on_reported,
             on_handler_done=self._handler_done,
-            completions=ReportBatcher(
-                self._pool,
-                statement=self.mode.complete_batch,
-                one_report_statement=self.mode.complete_one,
-                name=complete,
-                max_batch=self.config.complete_batch_size if self.mode.group_commit else 1,
-                reconnect_max_seconds=self.config.reconnect_max_seconds,
-                observe=self.metrics.report_observer(complete),
-            ),
-            failures=ReportBatcher(
-                self._pool,
-                statement=self.mode.fail_batch,
-                one_report_statement=self.mode.fail_one,
-                name=fail,
-                max_batch=self.config.complete_batch_size if self.mode.group_commit else 1,
-                reconnect_max_seconds=self.config.reconnect_max_seconds,
-                permanent=self.mode.run_control,
-                observe=self.metrics.report_observer(fail),
-            ),
+            completions=completions,
+            failures=failures,
             clock=self._clock,
             metrics=self.metrics,
             step_signals=(  # upstream's SQL has neither waits nor tick
