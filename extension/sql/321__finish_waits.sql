@@ -45,7 +45,7 @@ begin
                                         'timed_out', v_fail.error_message);
   end loop;
 
-  -- The other outcomes, by what the step does next.
+  -- The other outcomes, by what the step does next (steps still waiting only).
   select
     array_agg(ws.step_slug) filter (
       where w.runs_handler and (ws.outcome = 'signal' or w.on_timeout = 'continue')),
@@ -57,7 +57,8 @@ begin
   from unnest(_finish_waits.step_slugs) as k (step_slug)
   join pgflow.wait_states as ws on ws.run_id = _finish_waits.run_id and ws.step_slug = k.step_slug
   join pgflow.step_waits as w on w.flow_slug = ws.flow_slug and w.step_slug = ws.step_slug
-  where ws.outcome <> 'unreadable';
+  join pgflow.step_states as ss on ss.run_id = ws.run_id and ss.step_slug = ws.step_slug
+  where ws.outcome <> 'unreadable' and ss.status = 'waiting';
 
   -- WAKE: a step with a handler starts; its task reads the signal (get_step_signal).
   with started as (

@@ -1,10 +1,12 @@
 -- Security: roles, privileges, SECURITY DEFINER and pinned search paths. Loaded last.
 --
--- Everything lives in one idempotent function, pgflow.setup_security(), called at the end
--- of the install script and at the end of every upgrade script (CREATE OR REPLACE
--- FUNCTION resets SECURITY DEFINER and SET search_path, so an upgrade that replaces a
--- function must call it again afterwards). An administrator calls it again after creating
--- the roles by hand when the installing role could not (no CREATEROLE).
+-- Everything is applied by one idempotent function, pgflow.setup_security() (with one
+-- helper per group role: _grant_worker_role, _grant_client_role, _grant_operator_role,
+-- _grant_upstream_worker), called at the end of the install script and at the end of
+-- every upgrade script (CREATE OR REPLACE FUNCTION resets SECURITY DEFINER and SET
+-- search_path, so an upgrade that replaces a function must call it again afterwards). An
+-- administrator calls it again after creating the roles by hand when the installing role
+-- could not (no CREATEROLE).
 --
 -- The model (README "Security", compat/UPSTREAM.md "Deliberate differences"):
 -- - PUBLIC gets nothing in schema pgflow (the schema holds engine state).

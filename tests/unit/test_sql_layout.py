@@ -90,8 +90,11 @@ def test_architecture_page_cites_each_function_with_its_file_number() -> None:
         if match is not None:
             numbers[match.group(2)] = match.group(1)
     page = (ROOT / "docs" / "architecture.md").read_text()
-    cited = re.findall(r"`(\w+)` \((\d{3})", page)
+    cited = re.findall(r"`(\w+)`(?: \(|, )(\d{3})\b", page)
     assert len(cited) > 50
+    # One number per name: "`a`, `b` (NNN)" or "`a` / `b` (NNN)" would cite b's file for a.
+    grouped = re.findall(r"`\w+`(?:,| /| and) `\w+` \(\d{3}", page)
+    assert not grouped, f"cite each function with its own file number: {grouped}"
     wrong = [
         f"{name} ({n}): the file is {numbers.get(name)}"
         for name, n in cited
