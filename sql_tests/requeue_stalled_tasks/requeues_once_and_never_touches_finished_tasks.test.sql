@@ -3,7 +3,7 @@ select plan(16);
 
 -- Repeated calls requeue a stalled task exactly once, and a call never touches a task that
 -- completed or failed meanwhile; late reports of the dead worker change nothing. (The same
--- with two sessions racing: tests/integration/test_requeue_stalled_tasks.py.)
+-- with two sessions racing: tests/integration/test_requeue_stalled_tasks_races.py.)
 -- SETUP: map over 3 elements, timeout 10 s (stall after 40 s); all three tasks started.
 select pgflow_tests.reset_db();
 select pgflow.create_flow('late_reports', max_attempts => 3, timeout => 10);

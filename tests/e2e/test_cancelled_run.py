@@ -4,7 +4,8 @@ worker learns it (``pgflow.cancelled_tasks``), cancels the ``async def`` handler
 cancelled run is reported as done or failed, each task is logged once at INFO as
 ``result discarded: run cancelled``, and the worker goes on serving the same flow.
 
-Unit tests of the same behaviour: tests/unit/test_worker_run_control.py.
+Unit tests of the same behaviour: tests/unit/test_worker_cancelled_tasks.py and
+tests/unit/test_worker_cancellation_check.py.
 """
 
 from __future__ import annotations

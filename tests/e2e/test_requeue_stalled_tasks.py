@@ -7,8 +7,8 @@ database clock. Instead of waiting that long, these tests move the dead worker's
 worker is dead: only time is simulated, every claim, kill, call and requeue is real.
 The real-time version (no fast-forward) is tests/e2e/test_crash_recovery.py (chaos).
 The SQL-level versions are in sql_tests/requeue_stalled_tasks/ and
-tests/integration/test_requeue_stalled_tasks.py (concurrent calls, a call racing a late
-complete_task, a calling session terminated mid-transaction).
+tests/integration/test_requeue_stalled_tasks_races.py (concurrent calls, a call racing a
+late complete_task, a calling session terminated mid-transaction).
 """
 
 from __future__ import annotations

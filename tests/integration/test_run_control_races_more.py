@@ -1,6 +1,6 @@
 """pause_run, resume_run, retry_run, skip_step and complete_step racing a worker's reports, and
 pause_run racing the stalled-task sweep, with two real sessions and a forced interleaving (see
-test_run_control_races.py): the first to lock the run wins, the other is a no-op that says so
+run_control_harness.py): the first to lock the run wins, the other is a no-op that says so
 or applies on top of it, and each event is recorded once.
 """
 
@@ -13,8 +13,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from tests.integration.sessions import Background, connect, wait_until_done_or_blocked
-from tests.integration.test_run_control_races import (
+from tests.integration.run_control_harness import (
     FLOW,
     WORKER,
     claim,
@@ -27,6 +26,7 @@ from tests.integration.test_run_control_races import (
     verb,
     waits_for,
 )
+from tests.integration.sessions import Background, connect, wait_until_done_or_blocked
 from tests.integration.test_run_control_races_sweep import sweep
 
 Call = Callable[[psycopg.Connection], Any]

@@ -1,6 +1,6 @@
 """cancel_run racing the stalled-task sweep (pgflow.requeue_stalled_tasks) on a stalled task
 of the run, with two real sessions and a forced interleaving (see
-test_run_control_races.py): whichever locks the task first wins, the sweep skips what the
+run_control_harness.py): whichever locks the task first wins, the sweep skips what the
 cancel holds (SKIP LOCKED), the cancel waits for what the sweep holds and then cancels the
 requeued task, and each event is recorded once.
 """
@@ -11,8 +11,7 @@ from collections import Counter
 
 import psycopg
 
-from tests.integration.sessions import Background, connect, wait_until_done_or_blocked
-from tests.integration.test_run_control_races import (
+from tests.integration.run_control_harness import (
     claim,
     complete,
     events,
@@ -24,6 +23,7 @@ from tests.integration.test_run_control_races import (
     verb,
     waits_for,
 )
+from tests.integration.sessions import Background, connect, wait_until_done_or_blocked
 
 
 def sweep(conn: psycopg.Connection) -> int:

@@ -1,7 +1,7 @@
 """Wait steps racing: a signal against the tick that times its wait out, two ticks, and two
 sends with one idempotency key, with two real sessions and a forced interleaving.
 
-As in test_run_control_races.py, one session holds its transaction open after its call,
+As in run_control_harness.py, one session holds its transaction open after its call,
 the other call runs in a thread (:class:`Background`) and is seen either finished or
 waiting for a lock held by the first session (pg_stat_activity and pg_blocking_pids, never
 a sleep), and only then the first commits. Time is moved by setting a wait's deadline in
@@ -16,8 +16,8 @@ from collections import Counter
 import psycopg
 import pytest
 
+from tests.integration.run_control_harness import events, run_status, waits_for
 from tests.integration.sessions import Background, connect, wait_until_done_or_blocked
-from tests.integration.test_run_control_races import events, run_status, waits_for
 
 FLOW = "wr"
 Tick = tuple[bool, int, int]

@@ -1,6 +1,6 @@
 """Worker lifecycle: registration, SIGTERM drain, abandon after the grace, deprecation,
 shape mismatch, option changes applied at start, startup without a database. (The worker's
-own requeue_stalled_tasks calls: tests/integration/test_requeue_stalled_tasks.py.)
+own requeue_stalled_tasks calls: tests/integration/test_requeue_stalled_tasks_by_worker.py.)
 """
 
 from __future__ import annotations

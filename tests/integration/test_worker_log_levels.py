@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from tests.integration.test_requeue_stalled_tasks import setup_stalled_run
+from tests.integration.stalled_tasks import setup_stalled_run
 from tests.integration.test_worker_metrics import BATCH, DOOMED, failures_expected
 from tests.integration.worker_harness import start_flow, wait_for, wait_run
 

@@ -2,8 +2,8 @@
 that is not JSON) fails its task at its first attempt although attempts remain; in upstream
 mode, whose SQL has no such notion, it is an ordinary failure and is retried.
 
-Without a database: tests/unit/test_worker_run_control.py; cancelled runs end to end:
-tests/e2e/test_cancelled_run.py.
+Without a database: tests/unit/test_worker_permanent_failures.py; cancelled runs end to
+end: tests/e2e/test_cancelled_run.py.
 """
 
 from __future__ import annotations

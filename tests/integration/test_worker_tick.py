@@ -21,7 +21,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from pgflow.worker.tick import Ticker, TickResult
 from tests.integration.failing_runs import run_status, step_status
-from tests.integration.test_requeue_stalled_tasks import setup_stalled_run, task
+from tests.integration.stalled_tasks import setup_stalled_run, task
 from tests.integration.wait_flows import (
     define_approval_flow,
     define_timer_flow,

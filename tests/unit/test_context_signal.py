@@ -19,7 +19,7 @@ import pytest
 from pgflow.context import Context, KnownFlowInput, Signal
 from pgflow.dsl import Flow
 from pgflow.worker.step_signal import signal_from_row, waits_for_signal
-from tests.unit.test_worker_executor import RUN_ID, FakePool, claimed, make_executor, only_report
+from tests.unit.executor_fakes import RUN_ID, FakePool, claimed, make_executor, only_report
 
 RECEIVED = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
 

@@ -1,7 +1,8 @@
 """Modules stay small enough to read in one sitting: at most ~400 lines each.
 
-Checked for the package (``python_worker/pgflow``) and the benchmark (``bench``): a module
-that grows past the limit fails here with its name, to be split by job.
+Checked for the package (``python_worker/pgflow``), the benchmark (``bench``) and the tests
+(``tests``): a module that grows past the limit fails here with its name, to be split by job
+(a test module by topic, its shared helpers in a module of their own).
 """
 
 from __future__ import annotations
@@ -27,3 +28,10 @@ def test_package_and_bench_modules_are_at_most_about_400_lines() -> None:
     assert len(lengths) > 100
     long = {name: n for name, n in lengths.items() if n > MAX_LINES}
     assert not long, f"split these modules by job (over {MAX_LINES} lines): {long}"
+
+
+def test_test_modules_are_at_most_about_400_lines() -> None:
+    lengths = module_lengths(ROOT / "tests")
+    assert len(lengths) > 100
+    long = {name: n for name, n in lengths.items() if n > MAX_LINES}
+    assert not long, f"split these test modules by topic (over {MAX_LINES} lines): {long}"

@@ -19,7 +19,7 @@ from pgflow.worker.config import WorkerConfig
 from pgflow.worker.heartbeat import Heartbeat
 from pgflow.worker.poller import FlowPoller, Slots
 from pgflow.worker.watchdog import LoopWatchdog
-from tests.unit.test_worker_executor import FakePool, claimed, make_executor, only_report
+from tests.unit.executor_fakes import FakePool, claimed, make_executor, only_report
 
 
 def run_with_timeout(flow: Flow, step_slug: str, timeout: int) -> FakePool:

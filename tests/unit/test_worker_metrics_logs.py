@@ -21,15 +21,15 @@ from pgflow.worker.metrics import WorkerMetrics
 from pgflow.worker.queries import LATEST_REQUEUED_TASKS, TICK
 from pgflow.worker.summary import ActivitySummary, summary_text
 from pgflow.worker.tick import Ticker
-from tests.unit.test_worker_executor import claimed
-from tests.unit.test_worker_faults import ScriptedPool
-from tests.unit.test_worker_metrics import (
+from tests.unit.executor_fakes import claimed
+from tests.unit.metrics_fakes import (
     COMPLETED,
     EXHAUSTED,
     RETRIED,
     ScriptedReports,
     executor_on,
 )
+from tests.unit.test_worker_faults import ScriptedPool
 
 FLOW = "tests.integration.flows.basic:chain"
 

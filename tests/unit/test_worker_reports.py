@@ -13,7 +13,7 @@ import pytest
 from pgflow.worker import queries
 from pgflow.worker.poller import Slots
 from pgflow.worker.reports import ReportBatcher, ReportResult, TaskReport
-from tests.unit.test_worker_executor import as_batch_call
+from tests.unit.executor_fakes import as_batch_call
 
 
 class FakePool:

@@ -16,8 +16,7 @@ from pgflow.worker import queries
 from pgflow.worker.executor import failure_traceback
 from pgflow.worker.modes import UPSTREAM
 from pgflow.worker.reports import ReportBatcher, TaskReport
-from tests.unit.test_worker_executor import FakePool, claimed, only_report, run_task
-from tests.unit.test_worker_run_control import RecordingPool
+from tests.unit.executor_fakes import FakePool, RecordingPool, claimed, only_report, run_task
 
 
 def charge_card(amount: int) -> None:

@@ -5,7 +5,7 @@ started ``max_runs`` runs (at most ``max_rounds`` calls), the permanently-stalle
 that never dies, and its setting (``tick_interval_seconds``, ``--tick-interval`` (0, or at
 least 0.1 s) and the deprecated ``--requeue-stalled-interval`` and ``--sweep-interval``).
 Against a real database:
-tests/integration/test_requeue_stalled_tasks.py, tests/integration/test_worker_tick.py and
+tests/integration/test_requeue_stalled_tasks_*.py, tests/integration/test_worker_tick.py and
 tests/e2e/test_requeue_stalled_tasks.py.
 """
 
