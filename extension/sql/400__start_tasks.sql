@@ -35,21 +35,29 @@ begin
 
   -- MUTATE: only queued tasks of started steps in started runs are claimed; anything
   -- else (duplicate delivery, late message of a failed run or skipped step) is ignored.
-  -- Written from the message ids outward, so the plan cannot start from an index of
-  -- queued tasks whose statistics are stale (analyzed while none was queued, it was read
-  -- whole at every claim); the tasks are updated by the ctid of the version locked here.
+  -- Written so that statistics cannot change the plan (with stale ones, e.g. analyzed
+  -- while no task was queued, the indexes of queued tasks look empty, and a plan that read
+  -- one whole at every claim looked free): each task is found from its message id
+  -- (LATERAL, so the join cannot be turned around) through idx_step_tasks_message_id, the
+  -- only index the conditions leave usable (`is not distinct from` matches neither the
+  -- partial indexes on status nor idx_step_tasks_flow_run_step); its run's and
+  -- step_state's status are looked up from the task. The tasks are updated by the ctid of
+  -- the version locked here. SKIP LOCKED: a claim never waits.
   with claimable as (
-    select t.ctid as task_ctid
+    select c.task_ctid
     from unnest(v_msg_ids) as m (msg_id)
-    join pgflow.step_tasks as t on t.message_id = m.msg_id
-    join pgflow.runs as r on r.run_id = t.run_id
-    join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
-    where t.flow_slug = _start_tasks.flow_slug
-      and t.status = 'queued'
-      and r.status is not distinct from 'started'
-      and ss.status = 'started'
-    order by t.message_id
-    for update of t skip locked
+    cross join lateral (
+      select t.ctid as task_ctid
+      from pgflow.step_tasks as t
+      where t.message_id = m.msg_id
+        and t.flow_slug is not distinct from _start_tasks.flow_slug
+        and t.status is not distinct from 'queued'
+        and (select r.status from pgflow.runs as r where r.run_id = t.run_id)
+            is not distinct from 'started'
+        and (select ss.status from pgflow.step_states as ss
+             where ss.run_id = t.run_id and ss.step_slug = t.step_slug) = 'started'
+      for update of t skip locked
+    ) as c
   ),
   started as (
     update pgflow.step_tasks as t
@@ -61,8 +69,11 @@ begin
         started_at = greatest(v_now, t.queued_at),
         last_worker_id = _start_tasks.worker_id
     from claimable as c
+    -- (is not distinct from: no index can serve it, so the plan finds each task by its
+    -- ctid; with `= 'queued'` a plan made with stale statistics read every queued task
+    -- through idx_step_tasks_queued and compared each with every claimed ctid)
     where t.ctid = c.task_ctid
-      and t.status = 'queued'
+      and t.status is not distinct from 'queued'
     returning t.run_id, t.step_slug, t.task_index, t.message_id, t.flow_slug
   )
   select

@@ -20,25 +20,25 @@ declare
   v_reasons text[];
   v_statuses text[];
   v_details text[];
-  v_item record;
-  v_flow record;
   v_done int[];
-  v_done_run_ids uuid[];
-  v_done_step_slugs text[];
-  v_done_outputs jsonb[];
   v_archive_flow_slugs text[];
   v_archive_msg_ids bigint[];
+  v_steps_run_ids uuid[];
+  v_steps_slugs text[];
+  v_steps_ords int[];
+  v_previous text[];
 begin
-  -- GUARD and MUTATE 1, in one statement. GUARD: why each item (position i of the arrays)
-  -- changes nothing, from the rows as they are now (the caller holds their locks); NULL
-  -- when it completes its task. Written from the items outward (LEFT JOINs), so the plan
-  -- cannot start from an index of step_tasks whose statistics are stale (a partial index on
-  -- started tasks analyzed while every task was queued was read whole at each call).
-  -- MUTATE 1: the tasks of items without a reason complete (found again by ctid). The
-  -- v_done* and v_archive* arrays are aligned with each other (v_done holds the items'
-  -- positions), in no particular order.
+  -- GUARD and MUTATE 1 and 2, in one statement. GUARD: why each item (position i of the
+  -- arrays) changes nothing, from the rows as they are now (the caller holds their locks);
+  -- NULL when it completes its task. Written from the items outward (LEFT JOINs), so the
+  -- plan cannot start from an index of step_tasks whose statistics are stale (a partial
+  -- index on started tasks analyzed while every task was queued was read whole at each
+  -- call). MUTATE 1: the tasks of items without a reason complete (found again by ctid).
+  -- MUTATE 2: each step loses its completed tasks; the last one completes it (output: the
+  -- task output; a map's is set by _complete_steps, which sees these task updates). The v_done* and v_archive* arrays are aligned with each other (v_done holds
+  -- the items' positions), in no particular order; v_steps* are the completed steps.
   with items as (
-    select u.pos, u.output, tk.ctid as task_ctid, tk.status,
+    select u.pos, u.output, tk.ctid as task_ctid, tk.status, tk.flow_slug, tk.message_id,
       case
         when tk.run_id is null then 'unknown_task'
         when u.attempt is not null and u.attempt between 1 and tk.attempts_count - 1 then 'stale_attempt'
@@ -70,89 +70,102 @@ begin
         output = k.output
     from items as k
     where k.reason is null and t.ctid = k.task_ctid
-    returning k.pos, t.run_id, t.step_slug, t.output, t.flow_slug, t.message_id
+    returning k.pos, t.run_id, t.step_slug, t.output
+  ),
+  per_step as (
+    select d.run_id, d.step_slug, count(*)::int as n, (array_agg(d.output))[1] as output,
+      min(coalesce(_complete_tasks.ords[d.pos], d.pos))::int as first_ord
+    from done as d
+    group by d.run_id, d.step_slug
+  ),
+  steps_done as (
+    update pgflow.step_states as ss
+    set remaining_tasks = ss.remaining_tasks - p.n,
+        status = case when ss.remaining_tasks = p.n then 'completed' else ss.status end,
+        completed_at = case when ss.remaining_tasks = p.n then v_now end,
+        -- (a map's is replaced by _complete_steps, in this call)
+        output = case when ss.remaining_tasks = p.n then p.output end
+    from per_step as p
+    where ss.run_id = p.run_id and ss.step_slug = p.step_slug
+    returning ss.run_id, ss.step_slug, ss.status, p.first_ord
   )
-  select i.reasons, i.statuses, d.*
-  into v_reasons, v_statuses, v_done, v_done_run_ids, v_done_step_slugs, v_done_outputs,
-       v_archive_flow_slugs, v_archive_msg_ids
+  select i.*, d.*, c.*
+  into v_reasons, v_statuses, v_archive_flow_slugs, v_archive_msg_ids, v_done,
+       v_steps_run_ids, v_steps_slugs, v_steps_ords
   from (
-    select array_agg(k.reason order by k.pos) as reasons, array_agg(k.status order by k.pos) as statuses
+    -- (the messages to archive: those of completed tasks and of late reports for a step
+    -- no longer started, skipped or failed)
+    select array_agg(k.reason order by k.pos), array_agg(k.status order by k.pos),
+      array_agg(k.flow_slug) filter (where k.reason is null or k.reason = 'step_not_started'),
+      array_agg(k.message_id) filter (where k.reason is null or k.reason = 'step_not_started')
     from items as k
   ) as i
+  cross join (select array_agg(d.pos) from done as d) as d
   cross join (
-    select array_agg(d.pos), array_agg(d.run_id), array_agg(d.step_slug), array_agg(d.output),
-           array_agg(d.flow_slug), array_agg(d.message_id)
-    from done as d
-  ) as d;
+    select array_agg(c.run_id order by c.first_ord), array_agg(c.step_slug order by c.first_ord),
+           array_agg(c.first_ord order by c.first_ord)
+    from steps_done as c
+    where c.status = 'completed'
+  ) as c;
+
+  -- The events this call causes (steps completed, type violations) name the reporting
+  -- worker (all reports of a call come from one) unless the caller said who acts; a task
+  -- that only counts off its step causes none, and pays nothing for it.
+  if v_steps_run_ids is not null or 'type_violation' = any(v_reasons) then
+    v_previous := pgflow._set_worker_actor(_complete_tasks.run_ids, _complete_tasks.step_slugs,
+                                           _complete_tasks.task_indexes);
+  end if;
 
   -- MUTATE 0: a single step feeding a map step produced a non-array: its task and step
   -- fail, and so does the run, whatever max_attempts and when_exhausted say. (Each such
   -- item is its run's only item here: complete_tasks sends such runs' reports one at a
   -- time.)
   if 'type_violation' = any(v_reasons) then
-    for v_item in
-      select f.* from pgflow._fail_type_violations(_complete_tasks.run_ids, _complete_tasks.step_slugs,
-        _complete_tasks.task_indexes, _complete_tasks.outputs,
-        array(select i from generate_subscripts(v_reasons, 1) as i where v_reasons[i] = 'type_violation')) as f
-    loop
-      v_statuses[v_item.pos] := v_item.status;
-      v_details[v_item.pos] := v_item.detail;
-    end loop;
+    select array_agg(coalesce(f.status, v_statuses[i]) order by i), array_agg(f.detail order by i)
+    into v_statuses, v_details
+    from generate_subscripts(v_reasons, 1) as i
+    left join pgflow._fail_type_violations(_complete_tasks.run_ids, _complete_tasks.step_slugs,
+      _complete_tasks.task_indexes, _complete_tasks.outputs,
+      array(select j from generate_subscripts(v_reasons, 1) as j where v_reasons[j] = 'type_violation')) as f
+      on f.pos = i;
   end if;
 
-  -- MUTATE 2: messages of completed tasks, and of late reports for a step no longer started
-  -- (skipped, failed), go to the archive: one pgmq.archive per flow (a batch usually has one).
-  if 'step_not_started' = any(v_reasons) then
-    select v_archive_flow_slugs || array_agg(t.flow_slug), v_archive_msg_ids || array_agg(t.message_id)
-    into v_archive_flow_slugs, v_archive_msg_ids
-    from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes)
-      with ordinality as u (run_id, step_slug, task_index, pos)
-    join pgflow.step_tasks as t
-      on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index
-    where v_reasons[u.pos] = 'step_not_started';
-  end if;
+  -- MUTATE 3: the messages go to the archive, one pgmq.archive per flow (a batch usually
+  -- has one).
   if v_archive_flow_slugs[1] = all(v_archive_flow_slugs) then
     perform pgmq.archive(v_archive_flow_slugs[1], array_remove(v_archive_msg_ids, null));
   elsif v_archive_flow_slugs is not null then
-    for v_flow in
-      select m.flow_slug, array_agg(distinct m.msg_id) as msg_ids
-      from unnest(v_archive_flow_slugs, v_archive_msg_ids) as m (flow_slug, msg_id)
-      where m.msg_id is not null
-      group by m.flow_slug
-    loop
-      perform pgmq.archive(v_flow.flow_slug, v_flow.msg_ids);
-    end loop;
+    perform pgmq.archive(m.flow_slug, array_agg(distinct m.msg_id))
+    from unnest(v_archive_flow_slugs, v_archive_msg_ids) as m (flow_slug, msg_id)
+    where m.msg_id is not null
+    group by m.flow_slug;
   end if;
 
   -- SLOTS: a completed task of a step with a max_in_flight frees a slot for a held message.
-  if v_done is not null and exists (
-    select 1 from pgflow.steps as s
-    where s.flow_slug = any(v_archive_flow_slugs) and s.opt_max_in_flight is not null
-  ) then
+  if v_done is not null and exists (select 1 from pgflow.steps as s
+      where s.flow_slug = any(v_archive_flow_slugs) and s.opt_max_in_flight is not null) then
     perform pgflow._release_throttled_messages(f.flow_slug, null)
     from (select distinct m.flow_slug from unnest(v_archive_flow_slugs) as m (flow_slug) order by 1) as f;
   end if;
 
-  -- MUTATE 3 and CASCADE: steps lose their completed tasks, completed steps release
-  -- their dependents, runs move forward.
-  if v_done is not null then
-    perform pgflow._complete_steps(v_done_run_ids, v_done_step_slugs, v_done_outputs, v_done);
+  -- CASCADE: completed steps get their map outputs and events, release their dependents,
+  -- and their runs move forward.
+  if v_steps_run_ids is not null then
+    perform pgflow._complete_steps(v_steps_run_ids, v_steps_slugs, v_steps_ords);
+  end if;
+  if v_previous is not null then
+    perform pgflow._set_actor(v_previous[1], v_previous[2]);
   end if;
 
-  -- An item whose task was unknown when judged may name a task that an earlier item's
-  -- cascade has created since (its step started): read the statuses again.
-  if v_done is not null and array_position(v_statuses, null) is not null then
-    select array_agg(coalesce(v_statuses[u.pos], t.status) order by u.pos) into v_statuses
-    from unnest(_complete_tasks.run_ids, _complete_tasks.step_slugs, _complete_tasks.task_indexes)
-      with ordinality as u (run_id, step_slug, task_index, pos)
-    left join pgflow.step_tasks as t
-      on t.run_id = u.run_id and t.step_slug = u.step_slug and t.task_index = u.task_index;
-  end if;
-
-  -- RETURN: one row per item, in item order, with its task's status now.
+  -- RETURN: one row per item, in item order, with its task's status now (an item whose task
+  -- was unknown when judged may name a task that an earlier item's cascade has created
+  -- since: its step started).
   return query
   select coalesce(_complete_tasks.ords[i], i)::int,
-    case when i = any(v_done) then 'completed' else v_statuses[i] end,
+    case when i = any(v_done) then 'completed' else coalesce(v_statuses[i], (
+      select t.status from pgflow.step_tasks as t where t.run_id = _complete_tasks.run_ids[i]
+        and t.step_slug = _complete_tasks.step_slugs[i] and t.task_index = _complete_tasks.task_indexes[i]))
+    end,
     case
       when i = any(v_done) then 'completed'
       when v_reasons[i] = 'type_violation' then 'failed'

@@ -23,10 +23,9 @@ declare
   v_outcomes text[] := '{}'::text[];
   v_reasons text[] := '{}'::text[];
   v_details text[] := '{}'::text[];
-  v_previous text[];
 begin
   -- VALIDATE: arrays of one length (attempts may be NULL), no NULL key.
-  perform pgflow._check_report_arrays('complete_tasks', complete_tasks.run_ids, complete_tasks.step_slugs,
+  v_n := pgflow._check_report_arrays('complete_tasks', complete_tasks.run_ids, complete_tasks.step_slugs,
     complete_tasks.task_indexes, complete_tasks.outputs, 'outputs', complete_tasks.attempts);
   if v_n = 0 then
     return;
@@ -34,9 +33,6 @@ begin
 
   -- LOCK: runs in key order, then each step_state with its tasks, in key order.
   perform pgflow._lock_task_reports(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes);
-  -- The events of this call name the reporting worker (all reports of a call come from one).
-  v_previous := pgflow._set_worker_actor(complete_tasks.run_ids, complete_tasks.step_slugs,
-                                         complete_tasks.task_indexes);
 
   -- WAVES: reports go to _complete_tasks all at once (wave 1), except that a task's k-th
   -- report goes in wave k, and so does a run's k-th report where the order of its reports
@@ -82,9 +78,6 @@ begin
            complete_tasks.task_indexes[c.ord], c.status, c.outcome, c.reason, c.detail
     from pgflow._complete_tasks(null, complete_tasks.run_ids, complete_tasks.step_slugs,
       complete_tasks.task_indexes, complete_tasks.outputs, complete_tasks.attempts) as c;
-    if v_previous is not null then
-      perform pgflow._set_actor(v_previous[1], v_previous[2]);
-    end if;
     return;
   end if;
 
@@ -105,9 +98,6 @@ begin
     cross join lateral pgflow._complete_tasks(w.ords, w.run_ids, w.step_slugs, w.task_indexes,
                                               w.outputs, w.attempts) as c;
   end loop;
-  if v_previous is not null then
-    perform pgflow._set_actor(v_previous[1], v_previous[2]);
-  end if;
 
   return query
   select complete_tasks.run_ids[o.ord], complete_tasks.step_slugs[o.ord],

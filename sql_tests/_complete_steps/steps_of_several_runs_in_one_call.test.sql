@@ -3,7 +3,7 @@ select plan(3);
 select pgflow_tests.reset_db();
 select pgflow_tests.create_realtime_stub();
 
--- SETUP: two runs of a one-step flow, both tasks completed; reported in order run 2, run 1
+-- SETUP: two runs of a one-step flow, both tasks and steps completed; reported in order run 2, run 1
 -- (the reverse of run_id order)
 select pgflow.create_flow('one_step');
 select pgflow.add_step('one_step', 'only');
@@ -12,8 +12,11 @@ select run_id as r2 from pgflow.start_flow('one_step', '{}'::jsonb, '00000000-00
 select count(*) from pgflow_tests.read_and_start('one_step', 30, 2);
 update pgflow.step_tasks set status = 'completed', completed_at = now(),
   output = case when run_id = :'r1' then '1'::jsonb else '2'::jsonb end;
+update pgflow.step_states as ss set status = 'completed', completed_at = now(), remaining_tasks = 0,
+  output = t.output
+from pgflow.step_tasks as t where t.run_id = ss.run_id and t.step_slug = ss.step_slug;
 delete from realtime.messages;
-select pgflow._complete_steps(array[:'r2', :'r1']::uuid[], array['only', 'only'], array['2', '1']::jsonb[]);
+select pgflow._complete_steps(array[:'r2', :'r1']::uuid[], array['only', 'only'], array[1, 2]);
 
 -- TEST: both steps and both runs complete in one call
 select results_eq(
