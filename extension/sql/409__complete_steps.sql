@@ -55,9 +55,9 @@ comment on function pgflow._complete_steps(uuid[], text[], int[]) is
 that the caller has just set completed (status, completed_at, remaining_tasks 0 and, for a
 single step, its output), first reported at position ords[i] of the call (ords NULL: i).
 A map step gets its output, the task outputs in task_index order (whatever the caller
-set); step:completed is
-recorded for each and broadcast (in ords order) when realtime is on; dependents are
-released (_release_dependents) and the runs move forward (_advance_runs). Must be called
+set); step:completed is recorded for each and broadcast (in ords order) when realtime is
+on; dependents are released (_release_dependents) and the runs move forward
+(_advance_runs). Must be called
 exactly once per completed step (a second call would release its dependents twice):
 _complete_tasks calls it for the steps its own UPDATE completed. Empty or NULL arrays do
 nothing. The caller holds the run rows. pgflow-py internal.';

@@ -35,8 +35,9 @@ begin
   -- index on started tasks analyzed while every task was queued was read whole at each
   -- call). MUTATE 1: the tasks of items without a reason complete (found again by ctid).
   -- MUTATE 2: each step loses its completed tasks; the last one completes it (output: the
-  -- task output; a map's is set by _complete_steps, which sees these task updates). The v_done* and v_archive* arrays are aligned with each other (v_done holds
-  -- the items' positions), in no particular order; v_steps* are the completed steps.
+  -- task output; a map's is set by _complete_steps, which sees these task updates).
+  -- v_done holds the positions of the completed items, v_archive* the messages to archive
+  -- (aligned with each other), v_steps* the completed steps in report order.
   with items as (
     select u.pos, u.output, tk.ctid as task_ctid, tk.status, tk.flow_slug, tk.message_id,
       case

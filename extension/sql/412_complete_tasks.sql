@@ -16,7 +16,7 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  v_n int := coalesce(cardinality(complete_tasks.run_ids), 0);
+  v_n int;
   v_waves int[];
   v_max_wave int;
   v_ords int[] := '{}'::int[];
