@@ -103,10 +103,8 @@ class TestServer:
         return make_conninfo(self.admin_dsn, dbname=dbname)
 
     def _janitor(self, dbname: str, **options: Any) -> Any:
-        from pytest_postgresql.janitor import DatabaseJanitor
-
         params = {key: str(value) for key, value in self._params.items() if value is not None}
-        return DatabaseJanitor(
+        return _janitor_class()(
             user=params.get("user") or os.environ.get("PGUSER") or getpass.getuser(),
             host=params.get("host") or os.environ.get("PGHOST") or "localhost",
             port=params.get("port") or os.environ.get("PGPORT") or 5432,
@@ -158,6 +156,31 @@ class TestServer:
         finally:
             shutil.rmtree(cluster.base_dir, ignore_errors=True)
             shutil.rmtree(cluster.home, ignore_errors=True)
+
+
+def _janitor_class() -> Any:
+    """pytest-postgresql's janitor, ending only client sessions before a create or drop.
+
+    The janitor ends every session of the database with ``pg_terminate_backend``. An
+    autovacuum worker visiting the template has no role, and PostgreSQL lets only a superuser
+    signal such a process: for a role that may only create databases, the drop then failed
+    with "must be a superuser to terminate superuser process", depending on when autovacuum
+    came by. ``CREATE DATABASE`` and ``DROP DATABASE`` stop autovacuum workers themselves, so
+    only client sessions are ended here.
+    """
+    from psycopg import Cursor
+    from pytest_postgresql.janitor import DatabaseJanitor
+
+    class _ClientSessionJanitor(DatabaseJanitor):
+        @staticmethod
+        def _terminate_connection(cur: Cursor[Any], dbname: str) -> None:
+            cur.execute(
+                "select pg_terminate_backend(pid) from pg_stat_activity"
+                " where datname = %s and backend_type = 'client backend'",
+                (dbname,),
+            )
+
+    return _ClientSessionJanitor
 
 
 def enable_test_clock(admin_dsn: str, dbname: str) -> None:
