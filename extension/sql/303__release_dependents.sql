@@ -57,17 +57,24 @@ begin
     from parents as p
     join pgflow.deps as d on d.flow_slug = p.flow_slug and d.dep_slug = p.step_slug
     group by p.run_id, p.flow_slug, d.step_slug
+  ),
+  children as materialized (
+    select e.run_id, e.child_slug, e.n, cs.step_type = 'map' as is_map, e.parent_tasks
+    from edges as e
+    join pgflow.steps as cs on cs.flow_slug = e.flow_slug and cs.step_slug = e.child_slug
   )
+  -- (the step type is read in `children`, so that each dependent is found by its full key:
+  -- with `steps` joined here, the plan found the dependents through step_states_pkey by
+  -- step_slug alone and read that step's state in every run at each call)
   update pgflow.step_states as ss
-  set remaining_deps = ss.remaining_deps - e.n,
+  set remaining_deps = ss.remaining_deps - c.n,
       initial_tasks = case
-        when cs.step_type = 'map' and ss.initial_tasks is null then e.parent_tasks
+        when c.is_map and ss.initial_tasks is null then c.parent_tasks
         else ss.initial_tasks
       end
-  from edges as e, pgflow.steps as cs
+  from children as c
   -- (a cancelled dependent counts too: it is created again if its failed run is reopened)
-  where ss.run_id = e.run_id and ss.step_slug = e.child_slug and ss.status in ('created', 'cancelled')
-    and cs.flow_slug = e.flow_slug and cs.step_slug = e.child_slug;
+  where ss.run_id = c.run_id and ss.step_slug = c.child_slug and ss.status in ('created', 'cancelled');
 end;
 $$;
 
