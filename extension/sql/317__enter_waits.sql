@@ -27,7 +27,7 @@ begin
     from pgflow.step_waits as w, pgflow.runs as r
     where ss.run_id = _enter_waits.run_id
       and r.run_id = ss.run_id
-      and r.status = 'started'
+      and r.status is not distinct from 'started'
       and ss.status = 'created'
       and ss.remaining_deps = 0
       and w.flow_slug = ss.flow_slug

@@ -19,7 +19,8 @@ declare
   v_signal_ids bigint[] := '{}'::bigint[];
   v_errors text[] := '{}'::text[];
 begin
-  perform 1 from pgflow.runs as r where r.run_id = _resolve_waits.run_id and r.status = 'started';
+  perform 1 from pgflow.runs as r where r.run_id = _resolve_waits.run_id
+    and r.status is not distinct from 'started';
   if not found then
     return 0;
   end if;

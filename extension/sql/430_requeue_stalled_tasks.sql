@@ -17,6 +17,7 @@ declare
   v_failed record;
   v_stamped record;
   v_now timestamptz;
+  v_oldest_fresh timestamptz;
 begin
   -- One call at a time; a concurrent call returns 0 at once (the running one covers it).
   -- Transaction-scoped, so a killed call leaves no lock behind.
@@ -24,6 +25,12 @@ begin
     return 0;
   end if;
   v_now := pgflow._now();
+  -- No task started after this can be stalled (the shortest timeout of any step + 30 s):
+  -- a bound idx_step_tasks_started_at can serve, so a call reads the tasks old enough to
+  -- be stalled, not every started task. NULL (no flow) finds nothing.
+  v_oldest_fresh := v_now - pg_catalog.make_interval(secs => (
+    select min(coalesce(s.opt_timeout, f.opt_timeout)) + 30
+    from pgflow.steps as s join pgflow.flows as f on f.flow_slug = s.flow_slug));
 
   -- GIVE UP: a task that stalled again after 3 requeues fails for good, without spending
   -- its remaining attempts, and its step's when_exhausted decides (fail the run, skip the
@@ -39,10 +46,11 @@ begin
   join pgflow.runs as r on r.run_id = t.run_id
   join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
   where t.status = 'started'
-    and r.status = 'started'
+    and r.status is not distinct from 'started'
     and ss.status = 'started'
     and t.requeued_count >= 3
     and t.permanently_stalled_at is null
+    and t.started_at < v_oldest_fresh
     and t.started_at < v_now - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30);
   if v_given_up.run_ids is not null then
     v_previous := pgflow._set_actor('system', 'stalled again after 3 requeues');
@@ -86,10 +94,11 @@ begin
       join pgflow.runs as r on r.run_id = t.run_id
       join pgflow.step_states as ss on ss.run_id = t.run_id and ss.step_slug = t.step_slug
       where t.status = 'started'
-        and r.status = 'started'
+        and r.status is not distinct from 'started'
         and ss.status = 'started'
         and t.permanently_stalled_at is null
         and t.requeued_count < 3  -- the others are given up on above, or left to the next call
+        and t.started_at < v_oldest_fresh
         and t.started_at < v_now - make_interval(secs => coalesce(s.opt_timeout, f.opt_timeout) + 30)
       -- The run too (shared): a run a verb holds (pause_run, cancel_run) is left for the next
       -- call, and a verb that comes later waits for this requeue and then sees the task queued.

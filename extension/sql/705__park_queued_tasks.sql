@@ -19,8 +19,8 @@ begin
       from pgflow.step_tasks as t
       join pgflow.runs as r on r.run_id = t.run_id
       where t.run_id = any(_park_queued_tasks.run_ids)
-        and r.status = 'paused'
-        and t.status = 'queued'
+        and r.status is not distinct from 'paused'
+        and t.status is not distinct from 'queued'
         and t.message_id is not null
       for update of t
     )

@@ -28,9 +28,8 @@ begin
      left join pgflow.throttled_messages as h
        on h.flow_slug = t.flow_slug and h.step_slug = t.step_slug and h.message_id = t.message_id
      where t.run_id = $1
-       and t.status = ''queued''
-       and (t.message_id is null
-            or not exists (select 1 from pgmq.%I as q where q.msg_id = t.message_id))
+       and t.status is not distinct from ''queued''
+       and not exists (select 1 from pgmq.%I as q where q.msg_id = t.message_id)
      group by 1
      order by 1',
     pgmq.format_table_name(v_flow_slug, 'a'), pgmq.format_table_name(v_flow_slug, 'q'))

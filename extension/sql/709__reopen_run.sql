@@ -96,7 +96,7 @@ begin
       attempt_offset = k.attempts_count
   from unnest(v_task_slugs, v_task_indexes, v_task_attempts) as k (step_slug, task_index, attempts_count)
   where t.run_id = _reopen_run.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
-    and t.status = 'queued' and t.attempts_count = 0;
+    and t.status is not distinct from 'queued' and t.attempts_count = 0;
   return true;
 end;
 $$;

@@ -49,12 +49,13 @@ begin
       select ws.run_id
       from pgflow.wait_states as ws
       join pgflow.runs as wr on wr.run_id = ws.run_id
-      where ws.resolved_at is null and ws.deadline <= v_now and wr.status = 'started'
+      where ws.resolved_at is null and ws.deadline <= v_now
+        and wr.status is not distinct from 'started'
       group by ws.run_id
       order by min(ws.deadline)
       limit tick.max_runs
     )
-      and r.status = 'started'
+      and r.status is not distinct from 'started'
     order by r.run_id
     for update skip locked
   ) as r;
