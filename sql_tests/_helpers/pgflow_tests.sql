@@ -631,28 +631,11 @@ begin
 end;
 $$;
 
--- Statistics that say the runtime tables are empty (analyzed while they were), then `runs`
--- started runs of a one-step flow 'filler' (each with a queued task). Plans made now are
--- the plans of a database filled by a burst since its last analyze: the tests of the
--- "reads by key" kind check that a call still reads its own rows only.
-create or replace function pgflow_tests.fill_behind_stale_statistics(runs int)
-returns void
-language plpgsql
-as $$
-begin
-  analyze pgflow.runs;
-  analyze pgflow.step_states;
-  analyze pgflow.step_tasks;
-  perform pgflow.create_flow('filler');
-  perform pgflow.add_step('filler', 'only');
-  perform pgflow.start_flow('filler', '{}'::jsonb) from generate_series(1, runs);
-end;
-$$;
-
--- Index entries read through index `idx` so far in this transaction.
-create or replace function pgflow_tests.index_reads(idx regclass)
+-- Live rows fetched through index `idx` so far in this transaction (dead entries that
+-- earlier, rolled-back tests left in the index are not counted).
+create or replace function pgflow_tests.index_fetches(idx regclass)
 returns bigint
 language sql
 as $$
-  select pg_catalog.pg_stat_get_xact_tuples_returned(idx);
+  select pg_catalog.pg_stat_get_xact_tuples_fetched(idx);
 $$;
