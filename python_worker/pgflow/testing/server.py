@@ -10,6 +10,7 @@ pytest-postgresql's :class:`~pytest_postgresql.janitor.DatabaseJanitor`.
 
 from __future__ import annotations
 
+import functools
 import getpass
 import itertools
 import os
@@ -158,6 +159,7 @@ class TestServer:
             shutil.rmtree(cluster.home, ignore_errors=True)
 
 
+@functools.cache
 def _janitor_class() -> Any:
     """pytest-postgresql's janitor, ending only client sessions before a create or drop.
 
@@ -166,7 +168,8 @@ def _janitor_class() -> Any:
     signal such a process: for a role that may only create databases, the drop then failed
     with "must be a superuser to terminate superuser process", depending on when autovacuum
     came by. ``CREATE DATABASE`` and ``DROP DATABASE`` stop autovacuum workers themselves, so
-    only client sessions are ended here.
+    only client sessions are ended here. The class is made once (pytest-postgresql is
+    imported only when a janitor is needed).
     """
     from psycopg import Cursor
     from pytest_postgresql.janitor import DatabaseJanitor
