@@ -1,7 +1,9 @@
 -- _complete_steps: what follows from steps that have just completed: a map's output, the
 -- events, the dependents released and the runs moved forward.
 
-create function pgflow._complete_steps(run_ids uuid[], step_slugs text[], ords int[] default null)
+create function pgflow._complete_steps(
+  run_ids uuid[], step_slugs text[], ords int[] default null, maps boolean default null
+)
 returns void
 language plpgsql
 volatile
@@ -13,18 +15,21 @@ begin
   end if;
 
   -- MUTATE: a completed map step's output is its task outputs in task_index order (the
-  -- caller's statement that completed the step could not see its own task updates).
-  update pgflow.step_states as ss
-  set output = (
-    select jsonb_agg(t.output order by t.task_index)
-    from pgflow.step_tasks as t
-    where t.run_id = ss.run_id and t.step_slug = ss.step_slug
-  )
-  from unnest(_complete_steps.run_ids, _complete_steps.step_slugs) as k (run_id, step_slug),
-       pgflow.steps as s
-  where ss.run_id = k.run_id and ss.step_slug = k.step_slug
-    and s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug and s.step_type = 'map'
-    and ss.status = 'completed';
+  -- caller's statement that completed the step could not see its own task updates). Not
+  -- run when the caller knows that no map step is among them (maps false).
+  if _complete_steps.maps is distinct from false then
+    update pgflow.step_states as ss
+    set output = (
+      select jsonb_agg(t.output order by t.task_index)
+      from pgflow.step_tasks as t
+      where t.run_id = ss.run_id and t.step_slug = ss.step_slug
+    )
+    from unnest(_complete_steps.run_ids, _complete_steps.step_slugs) as k (run_id, step_slug),
+         pgflow.steps as s
+    where ss.run_id = k.run_id and ss.step_slug = k.step_slug
+      and s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug and s.step_type = 'map'
+      and ss.status = 'completed';
+  end if;
 
   perform pgflow._record_events(array['step:completed'], _complete_steps.run_ids, _complete_steps.step_slugs);
   if pgflow._realtime_enabled() then
@@ -50,12 +55,12 @@ begin
 end;
 $$;
 
-comment on function pgflow._complete_steps(uuid[], text[], int[]) is
+comment on function pgflow._complete_steps(uuid[], text[], int[], boolean) is
 'What follows from steps that have just completed: (run_ids[i], step_slugs[i]) is a step
 that the caller has just set completed (status, completed_at, remaining_tasks 0 and, for a
 single step, its output), first reported at position ords[i] of the call (ords NULL: i).
 A map step gets its output, the task outputs in task_index order (whatever the caller
-set); step:completed is recorded for each and broadcast (in ords order) when realtime is
+set; maps false: the caller knows none of them is a map step, and nothing is looked up); step:completed is recorded for each and broadcast (in ords order) when realtime is
 on; dependents are released (_release_dependents) and the runs move forward
 (_advance_runs). Must be called
 exactly once per completed step (a second call would release its dependents twice):

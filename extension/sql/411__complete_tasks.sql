@@ -26,6 +26,7 @@ declare
   v_steps_run_ids uuid[];
   v_steps_slugs text[];
   v_steps_ords int[];
+  v_steps_maps boolean;
   v_previous text[];
 begin
   -- GUARD and MUTATE 1 and 2, in one statement. GUARD: why each item (position i of the
@@ -37,7 +38,8 @@ begin
   -- MUTATE 2: each step loses its completed tasks; the last one completes it (output: the
   -- task output; a map's is set by _complete_steps, which sees these task updates).
   -- v_done holds the positions of the completed items, v_archive* the messages to archive
-  -- (aligned with each other), v_steps* the completed steps in report order.
+  -- (aligned with each other), v_steps* the completed steps in report order (v_steps_maps:
+  -- whether one of them is a map step).
   with items as (
     select u.pos, u.output, tk.ctid as task_ctid, tk.status, tk.flow_slug, tk.message_id,
       case
@@ -86,13 +88,14 @@ begin
         completed_at = case when ss.remaining_tasks = p.n then v_now end,
         -- (a map's is replaced by _complete_steps, in this call)
         output = case when ss.remaining_tasks = p.n then p.output end
-    from per_step as p
+    from per_step as p, pgflow.steps as s
     where ss.run_id = p.run_id and ss.step_slug = p.step_slug
-    returning ss.run_id, ss.step_slug, ss.status, p.first_ord
+      and s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
+    returning ss.run_id, ss.step_slug, ss.status, p.first_ord, s.step_type = 'map' as is_map
   )
   select i.*, d.*, c.*
   into v_reasons, v_statuses, v_archive_flow_slugs, v_archive_msg_ids, v_done,
-       v_steps_run_ids, v_steps_slugs, v_steps_ords
+       v_steps_run_ids, v_steps_slugs, v_steps_ords, v_steps_maps
   from (
     -- (the messages to archive: those of completed tasks and of late reports for a step
     -- no longer started, skipped or failed)
@@ -104,7 +107,7 @@ begin
   cross join (select array_agg(d.pos) from done as d) as d
   cross join (
     select array_agg(c.run_id order by c.first_ord), array_agg(c.step_slug order by c.first_ord),
-           array_agg(c.first_ord order by c.first_ord)
+           array_agg(c.first_ord order by c.first_ord), bool_or(c.is_map)
     from steps_done as c
     where c.status = 'completed'
   ) as c;
@@ -152,7 +155,7 @@ begin
   -- CASCADE: completed steps get their map outputs and events, release their dependents,
   -- and their runs move forward.
   if v_steps_run_ids is not null then
-    perform pgflow._complete_steps(v_steps_run_ids, v_steps_slugs, v_steps_ords);
+    perform pgflow._complete_steps(v_steps_run_ids, v_steps_slugs, v_steps_ords, v_steps_maps);
   end if;
   if v_previous is not null then
     perform pgflow._set_actor(v_previous[1], v_previous[2]);
