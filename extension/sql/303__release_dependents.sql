@@ -8,13 +8,15 @@ volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  v_flow_slugs text[];
+  v_has_dependents boolean;
 begin
   if coalesce(cardinality(_release_dependents.run_ids), 0) = 0 then
     return;
   end if;
 
-  -- MUTATE 1: each run loses its finished steps.
+  -- MUTATE 1: each run loses its finished steps. In the same statement: whether some
+  -- finished step has a dependent at all. Steps without dependents (a leaf, a one-step flow)
+  -- stop here: the statement below is costly to set up even when it finds nothing.
   with runs_done as (
     update pgflow.runs as r
     set remaining_steps = r.remaining_steps - p.n
@@ -26,14 +28,14 @@ begin
     where r.run_id = p.run_id
     returning r.flow_slug
   )
-  select array_agg(rd.flow_slug) into v_flow_slugs from runs_done as rd;
-
-  -- Steps without dependents (a leaf, a one-step flow) stop here: the statement below is
-  -- costly to set up even when it finds nothing.
-  if not exists (
-    select 1 from pgflow.deps as d
-    where d.flow_slug = any(v_flow_slugs) and d.dep_slug = any(_release_dependents.step_slugs)
-  ) then
+  select exists (
+    select 1
+    from runs_done as rd
+    join pgflow.deps as d
+      on d.flow_slug = rd.flow_slug and d.dep_slug = any(_release_dependents.step_slugs)
+  )
+  into v_has_dependents;
+  if not v_has_dependents then
     return;
   end if;
 

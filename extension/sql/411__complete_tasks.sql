@@ -129,8 +129,7 @@ begin
     into v_statuses, v_details
     from generate_subscripts(v_reasons, 1) as i
     left join pgflow._fail_type_violations(_complete_tasks.run_ids, _complete_tasks.step_slugs,
-      _complete_tasks.task_indexes, _complete_tasks.outputs,
-      array(select j from generate_subscripts(v_reasons, 1) as j where v_reasons[j] = 'type_violation')) as f
+      _complete_tasks.task_indexes, _complete_tasks.outputs, array_positions(v_reasons, 'type_violation')) as f
       on f.pos = i;
   end if;
 
@@ -176,10 +175,7 @@ begin
       when v_reasons[i] = 'payload_too_large' then 'refused'
       else 'ignored'
     end,
-    case
-      when i = any(v_done) then null
-      else coalesce(v_reasons[i], 'run_failed')
-    end,
+    case when i = any(v_done) then null else coalesce(v_reasons[i], 'run_failed') end,
     case
       when v_reasons[i] = 'payload_too_large' then pgflow._payload_size_error(_complete_tasks.outputs[i],
         format('Output of task %s[%s] of run %s', _complete_tasks.step_slugs[i],
