@@ -14,7 +14,6 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();
-  v_flow_slug text;
   v_slugs text[];
 begin
   with skipped as (
@@ -30,8 +29,8 @@ begin
       and ss.status in ('created', 'started', 'waiting', 'failed')
     returning ss.flow_slug, ss.step_slug
   )
-  select min(sk.flow_slug), array_agg(sk.step_slug order by s.step_index)
-  into v_flow_slug, v_slugs
+  select array_agg(sk.step_slug order by s.step_index)
+  into v_slugs
   from skipped as sk
   join pgflow.steps as s on s.flow_slug = sk.flow_slug and s.step_slug = sk.step_slug;
   if v_slugs is null then
