@@ -74,12 +74,12 @@ end;
 $$;
 
 comment on function pgflow._advance_runs(uuid[]) is
-'Moves every run of run_ids (uuid[]) forward after a change (a run started, steps
-completed or skipped, a signal sent, a deadline passed): for runs with a ready step that
-has a condition or no task, and runs of flows with wait steps that have a ready or a
-waiting step, _cascade (conditions, waits, empty maps; may fail the run); then
-_start_ready_steps for all of them when some run has a ready step (or a cascade ran), then
-_complete_runs when some run has no remaining step (or a cascade ran). Broadcasts what those broadcast, in that order. Runs that are
-not started are left alone, and a repeated call changes nothing. Callers hold the run rows
-(lock order run -> step_state -> step_task). pgflow-py internal, used by start_flow,
-complete_tasks and _skip_failed_step.';
+'Moves every run of run_ids (uuid[]) forward after a change (a run started, steps completed
+or skipped, a signal sent, a deadline passed): for runs with a ready step that has a
+condition or no task, and runs of flows with wait steps that have a ready or a waiting step,
+_cascade (conditions, waits, empty maps; may fail the run); then _start_ready_steps for all
+of them when some run has a ready step (or a cascade ran), then _complete_runs when some run
+has no remaining step (or a cascade ran). Broadcasts what those broadcast, in that order.
+Runs that are not started are left alone, and a repeated call changes nothing. Callers hold
+the run rows (lock order run -> step_state -> step_task). pgflow-py internal, used by
+start_flow, complete_tasks and _skip_failed_step.';

@@ -56,13 +56,13 @@ end;
 $$;
 
 comment on function pgflow._complete_steps(uuid[], text[], int[], boolean) is
-'What follows from steps that have just completed: (run_ids[i], step_slugs[i]) is a step
-that the caller has just set completed (status, completed_at, remaining_tasks 0 and, for a
-single step, its output), first reported at position ords[i] of the call (ords NULL: i).
-A map step gets its output, the task outputs in task_index order (whatever the caller
-set; maps false: the caller knows none of them is a map step, and nothing is looked up); step:completed is recorded for each and broadcast (in ords order) when realtime is
-on; dependents are released (_release_dependents) and the runs move forward
-(_advance_runs). Must be called
-exactly once per completed step (a second call would release its dependents twice):
-_complete_tasks calls it for the steps its own UPDATE completed. Empty or NULL arrays do
-nothing. The caller holds the run rows. pgflow-py internal.';
+'What follows from steps that have just completed: (run_ids[i], step_slugs[i]) is a step that
+the caller has just set completed (status, completed_at, remaining_tasks 0 and, for a single
+step, its output), first reported at position ords[i] of the call (ords NULL: i). A map step
+gets its output, the task outputs in task_index order (whatever the caller set; maps false:
+the caller knows none of them is a map step, and nothing is looked up); step:completed is
+recorded for each and broadcast (in ords order) when realtime is on; dependents are released
+(_release_dependents) and the runs move forward (_advance_runs). Must be called exactly once
+per completed step (a second call would release its dependents twice): _complete_tasks calls
+it for the steps its own UPDATE completed. Empty or NULL arrays do nothing. The caller holds
+the run rows. pgflow-py internal.';

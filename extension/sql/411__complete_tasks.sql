@@ -88,10 +88,9 @@ begin
         completed_at = case when ss.remaining_tasks = p.n then v_now end,
         -- (a map's is replaced by _complete_steps, in this call)
         output = case when ss.remaining_tasks = p.n then p.output end
-    from per_step as p, pgflow.steps as s
+    from per_step as p
     where ss.run_id = p.run_id and ss.step_slug = p.step_slug
-      and s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
-    returning ss.run_id, ss.step_slug, ss.status, p.first_ord, s.step_type = 'map' as is_map
+    returning ss.run_id, ss.flow_slug, ss.step_slug, ss.status, p.first_ord
   )
   select i.*, d.*, c.*
   into v_reasons, v_statuses, v_archive_flow_slugs, v_archive_msg_ids, v_done,
@@ -107,8 +106,10 @@ begin
   cross join (select array_agg(d.pos) from done as d) as d
   cross join (
     select array_agg(c.run_id order by c.first_ord), array_agg(c.step_slug order by c.first_ord),
-           array_agg(c.first_ord order by c.first_ord), bool_or(c.is_map)
+           array_agg(c.first_ord order by c.first_ord), bool_or(s.step_type = 'map')
     from steps_done as c
+    -- (the step type of completed steps only: a task that counts off its step looks up nothing)
+    join pgflow.steps as s on s.flow_slug = c.flow_slug and s.step_slug = c.step_slug
     where c.status = 'completed'
   ) as c;
 
