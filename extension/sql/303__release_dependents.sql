@@ -1,42 +1,37 @@
 -- _release_dependents: steps that finished (completed or skipped) leave their run's count of
 -- remaining steps and release their dependents (the one implementation of that bookkeeping).
 
-create function pgflow._release_dependents(run_ids uuid[], step_slugs text[])
-returns void
+create function pgflow._release_dependents(
+  run_ids uuid[], step_slugs text[], complete_runs boolean default false
+)
+returns boolean
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  v_has_dependents boolean;
+  v_going text[];
 begin
   if coalesce(cardinality(_release_dependents.run_ids), 0) = 0 then
-    return;
+    return false;
   end if;
 
-  -- MUTATE 1: each run loses its finished steps. In the same statement: whether some
-  -- finished step has a dependent at all. Steps without dependents (a leaf, a one-step flow)
-  -- stop here: the statement below is costly to set up even when it finds nothing.
-  with runs_done as (
-    update pgflow.runs as r
-    set remaining_steps = r.remaining_steps - p.n
-    from (
-      select u.run_id, count(*)::int as n
-      from unnest(_release_dependents.run_ids) as u (run_id)
-      group by u.run_id
-    ) as p
-    where r.run_id = p.run_id
-    returning r.flow_slug
-  )
-  select exists (
-    select 1
-    from runs_done as rd
-    join pgflow.deps as d
-      on d.flow_slug = rd.flow_slug and d.dep_slug = any(_release_dependents.step_slugs)
-  )
-  into v_has_dependents;
-  if not v_has_dependents then
-    return;
+  -- MUTATE 1: each run loses its finished steps, and with complete_runs a run with none
+  -- left completes, in the same UPDATE (_complete_runs). Runs still going: whether some
+  -- finished step has a dependent at all, or the flow has wait steps (a wait may end at
+  -- any change, _advance_runs). Runs that completed, and steps without dependents (a
+  -- leaf), stop here: the statement below is costly to set up even when it finds nothing.
+  v_going := pgflow._complete_runs(_release_dependents.run_ids, count_off => true,
+                                   complete => _release_dependents.complete_runs);
+  if v_going is null then
+    return false;
+  end if;
+  if not exists (
+       select 1 from pgflow.deps as d
+       where d.flow_slug = any(v_going) and d.dep_slug = any(_release_dependents.step_slugs)
+     )
+     and not exists (select 1 from pgflow.step_waits as w where w.flow_slug = any(v_going)) then
+    return false;
   end if;
 
   -- MUTATE 2: each created dependent loses one pending parent per finished parent. A
@@ -77,18 +72,25 @@ begin
   from children as c
   -- (a cancelled dependent counts too: it is created again if its failed run is reopened)
   where ss.run_id = c.run_id and ss.step_slug = c.child_slug and ss.status in ('created', 'cancelled');
+  return true;
 end;
 $$;
 
-comment on function pgflow._release_dependents(uuid[], text[]) is
+comment on function pgflow._release_dependents(uuid[], text[], boolean) is
 'Bookkeeping after steps finished: (run_ids[i], step_slugs[i]) is a step that has just
 become completed or skipped. Each run''s remaining_steps drops by its number of finished
-steps; each created (or cancelled: reset if its failed run is reopened) dependent''s
-remaining_deps drops by its number of finished parents;
-a dependent map whose task count is still unknown gets it: 0 after a skipped parent, the
-parent''s task count for a parent map, the length of the parent''s array output for a
-single parent. Starts nothing and completes nothing (_advance_runs does). Must be called
-exactly once per finished step (a second call would count it twice): callers call it for
-the rows their own UPDATE just changed. Locks run rows, then step_states. pgflow-py
-internal, used by complete_tasks, cascade_complete_taskless_steps,
-cascade_resolve_conditions and _skip_failed_step.';
+steps (_complete_runs with count_off), and with complete_runs true a started or paused run
+left with none completes in the same UPDATE (the caller has recorded and broadcast the
+steps'' own events: run:completed comes after them); each created (or cancelled: reset if its failed run is reopened) dependent''s
+remaining_deps drops by its number of finished parents; a dependent map whose task count
+is still unknown gets it: 0 after a skipped parent, the parent''s task count for a parent
+map, the length of the parent''s array output for a single parent. Starts nothing
+(_advance_runs does). Returns true when the runs may have more to do (some finished step
+has a dependent in a run still going, or the flow has wait steps); false when every run
+completed or nothing depends on the finished steps: then the caller need not call
+_advance_runs unless a run may have no step left (complete_runs false).
+Must be called exactly once per finished step (a second call would count it twice):
+callers call it for the rows their own UPDATE just changed. Locks run rows, then
+step_states. pgflow-py internal, used by _complete_steps, cascade_complete_taskless_steps,
+cascade_resolve_conditions, _finish_waits, _skip_exhausted_step, skip_step and
+complete_step.';

@@ -48,7 +48,8 @@ begin
         select 1 from pgflow.step_states as ss
         where ss.run_id = r.run_id and ss.status = 'created' and ss.remaining_deps = 0
       ) as ready,
-      r.remaining_steps = 0 as done
+      r.remaining_steps = 0
+        and (r.status is not distinct from 'started' or r.status is not distinct from 'paused') as done
     from unnest(_advance_runs.run_ids) as k (run_id)
     join pgflow.runs as r on r.run_id = k.run_id
   ) as f;

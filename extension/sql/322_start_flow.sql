@@ -26,16 +26,36 @@ declare
   v_status text;
   v_deadline timestamptz;
   v_duplicate uuid;
-  v_group record;
+  v_roots text[];
+  v_root_delays int[];
+  v_root_counts int[];
   v_realtime boolean := pgflow._realtime_enabled();
   v_now timestamptz := pgflow._now();
 begin
   -- VALIDATE: unknown flow, keys, deadline, missing or oversized input, root maps without an
-  -- array.
-  select f.opt_run_timeout into v_run_timeout from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
+  -- array. One read of the flow and its steps: its run timeout, the step count, the first
+  -- root map, whether some step waits or has a condition (as _flow_has_conditions says,
+  -- without a second lookup), and the root steps in step_index order: slugs, start delays,
+  -- task counts (NULL for a map: the input's length, set below).
+  select f.opt_run_timeout, count(s.step_slug)::int,
+         (array_agg(s.step_slug order by s.step_index)
+           filter (where s.step_type = 'map' and s.deps_count = 0))[1],
+         exists (select 1 from pgflow.step_waits as w where w.flow_slug = f.flow_slug),
+         coalesce(bool_or(s.required_input_pattern is not null
+                          or s.forbidden_input_pattern is not null), false),
+         array_agg(s.step_slug order by s.step_index) filter (where s.deps_count = 0),
+         array_agg(coalesce(s.opt_start_delay, 0) order by s.step_index)
+           filter (where s.deps_count = 0),
+         array_agg(case when s.step_type <> 'map' then 1 end order by s.step_index)
+           filter (where s.deps_count = 0)
+  into v_run_timeout, v_steps_count, v_root_map, v_has_waits, v_has_conditions, v_roots,
+       v_root_delays, v_root_counts
+  from pgflow.flows as f
+  left join pgflow.steps as s on s.flow_slug = f.flow_slug
+  where f.flow_slug = start_flow.flow_slug
+  group by f.flow_slug;
   if not found then
-    raise exception using
-      errcode = 'foreign_key_violation',
+    raise exception using errcode = 'foreign_key_violation',
       message = format('Flow %L does not exist', start_flow.flow_slug);
   end if;
   if start_flow.idempotency_key is not null or start_flow.concurrency_key is not null then
@@ -43,16 +63,6 @@ begin
     -- (the flow's whole row, for the keyed helpers only)
     select f.* into v_flow from pgflow.flows as f where f.flow_slug = start_flow.flow_slug;
   end if;
-  -- One pass over the flow's steps: count, first root map, whether some step waits or has
-  -- a condition (as _flow_has_conditions says, without a second lookup).
-  select count(*)::int,
-         (array_agg(s.step_slug order by s.step_index)
-           filter (where s.step_type = 'map' and s.deps_count = 0))[1],
-         exists (select 1 from pgflow.step_waits as w where w.flow_slug = start_flow.flow_slug),
-         coalesce(bool_or(s.required_input_pattern is not null or s.forbidden_input_pattern is not null), false)
-  into v_steps_count, v_root_map, v_has_waits, v_has_conditions
-  from pgflow.steps as s
-  where s.flow_slug = start_flow.flow_slug;
   if start_flow.input is null or (v_root_map is not null and jsonb_typeof(start_flow.input) <> 'array')
      or pg_catalog.pg_column_size(start_flow.input) > pgflow._max_payload_bytes() then
     perform pgflow._check_start_input(start_flow.flow_slug, start_flow.input, v_root_map);
@@ -148,27 +158,23 @@ begin
     end if;
   end if;
   if v_run.run_id is null then
-    raise exception using
-      errcode = 'unique_violation',
+    raise exception using errcode = 'unique_violation',
       message = format('Run %s already exists', start_flow.run_id);
   end if;
 
   -- AUDIT: the run started or queued (details: from rerun_flow which run it reruns, its
   -- concurrency key and deadline), and so did its root steps when they were created started.
-  perform pgflow._record_events(e.events, array_fill(v_run.run_id, array[cardinality(e.events)]),
-    e.step_slugs, details => e.details, default_actor => 'app')
-  from (
-    select array['run:' || v_status] || coalesce(array_agg('step:started'::text order by s.step_index), '{}') as events,
-           array[null::text] || coalesce(array_agg(s.step_slug order by s.step_index), '{}') as step_slugs,
-           array[case when coalesce(pg_catalog.current_setting('pgflow.rerun_of', true), '') <> ''
-                           or v_run.concurrency_key is not null or v_run.deadline is not null
-                      then jsonb_strip_nulls(jsonb_build_object(
-                        'rerun_of', nullif(pg_catalog.current_setting('pgflow.rerun_of', true), ''),
-                        'concurrency_key', v_run.concurrency_key, 'deadline', v_run.deadline))
-                 end] as details
-    from pgflow.steps as s
-    where s.flow_slug = start_flow.flow_slug and s.deps_count = 0 and not v_settle
-  ) as e;
+  v_root_counts := array_replace(v_root_counts, null, v_root_tasks);
+  perform pgflow._record_events(
+    array['run:' || v_status]
+      || case when v_settle then '{}'::text[]
+              else array_fill('step:started'::text, array[cardinality(v_roots)]) end,
+    array_fill(v_run.run_id, array[1 + case when v_settle then 0 else cardinality(v_roots) end]),
+    array[null::text] || case when v_settle then '{}'::text[] else v_roots end,
+    details => array[nullif(jsonb_strip_nulls(jsonb_build_object(
+      'rerun_of', nullif(pg_catalog.current_setting('pgflow.rerun_of', true), ''),
+      'concurrency_key', v_run.concurrency_key, 'deadline', v_run.deadline)), '{}'::jsonb)],
+    default_actor => 'app');
   -- (a queued run is broadcast when it starts, _record_queued_run_start)
   if v_realtime and v_status = 'started' then
     perform pgflow._broadcast(v_run.run_id, 'run:started', jsonb_build_object(
@@ -177,27 +183,25 @@ begin
       'started_at', v_run.started_at));
   end if;
 
-  if v_status = 'queued' then
-    null;  -- _start_queued_runs starts it when a slot frees
-  elsif v_settle then
-    -- CASCADE: conditions, empty maps, ready (root) steps start, completion.
-    perform pgflow._advance_runs(array[v_run.run_id]);
+  if v_settle then
+    -- CASCADE: conditions, empty maps, ready (root) steps start, completion. (A queued run
+    -- starts nothing: _start_queued_runs starts it when a slot frees.)
+    if v_status = 'started' then perform pgflow._advance_runs(array[v_run.run_id]); end if;
+  elsif v_root_delays[1] = all(v_root_delays) then
+    -- QUEUE the tasks of the root steps created started: one send when they share a start
+    -- delay (the usual case), else one per start delay, in step_index order.
+    perform pgflow._queue_step_tasks(start_flow.flow_slug, v_root_delays[1],
+      array_fill(v_run.run_id, array[cardinality(v_roots)]), v_roots, v_root_counts);
   else
-    -- QUEUE the tasks of the root steps created started, one send per start delay.
-    for v_group in
-      select coalesce(s.opt_start_delay, 0) as start_delay,
-             array_agg(s.step_slug order by s.step_index) as step_slugs,
-             array_agg(case when s.step_type = 'map' then v_root_tasks else 1 end
-                       order by s.step_index) as task_counts
-      from pgflow.steps as s
-      where s.flow_slug = start_flow.flow_slug and s.deps_count = 0
-      group by coalesce(s.opt_start_delay, 0)
-      order by min(s.step_index)
-    loop
-      perform pgflow._queue_step_tasks(start_flow.flow_slug, v_group.start_delay,
-        array_fill(v_run.run_id, array[cardinality(v_group.step_slugs)]), v_group.step_slugs,
-        v_group.task_counts);
-    end loop;
+    perform pgflow._queue_step_tasks(start_flow.flow_slug, g.delay,
+      array_fill(v_run.run_id, array[cardinality(g.step_slugs)]), g.step_slugs, g.task_counts)
+    from (
+      select u.delay, array_agg(u.slug order by u.i) as step_slugs,
+             array_agg(u.n order by u.i) as task_counts, min(u.i) as first
+      from unnest(v_roots, v_root_delays, v_root_counts) with ordinality as u (slug, delay, n, i)
+      group by u.delay
+    ) as g
+    order by g.first;
   end if;
 
   -- RETURN the run as it is now (it may already be completed or failed).

@@ -48,10 +48,14 @@ begin
     order by coalesce(k.ord, k.pos);
   end if;
 
-  -- CASCADE: dependents released, then the runs move forward (conditions, empty maps,
-  -- ready steps start, runs complete).
-  perform pgflow._release_dependents(_complete_steps.run_ids, _complete_steps.step_slugs);
-  perform pgflow._advance_runs(_complete_steps.run_ids);
+  -- CASCADE: the runs count their steps off (a run with none left completes) and
+  -- dependents are released; then, unless that was all (every run completed, nothing
+  -- depends on these steps), the runs move forward (conditions, empty maps, ready steps
+  -- start).
+  if pgflow._release_dependents(_complete_steps.run_ids, _complete_steps.step_slugs,
+                                complete_runs => true) then
+    perform pgflow._advance_runs(_complete_steps.run_ids);
+  end if;
 end;
 $$;
 
@@ -61,8 +65,9 @@ the caller has just set completed (status, completed_at, remaining_tasks 0 and, 
 step, its output), first reported at position ords[i] of the call (ords NULL: i). A map step
 gets its output, the task outputs in task_index order (whatever the caller set; maps false:
 the caller knows none of them is a map step, and nothing is looked up); step:completed is
-recorded for each and broadcast (in ords order) when realtime is on; dependents are released
-(_release_dependents) and the runs move forward (_advance_runs). Must be called exactly once
+recorded for each and broadcast (in ords order) when realtime is on; the runs count them off
+and dependents are released (_release_dependents, which completes a run with no step left)
+and, when that may have made something ready, the runs move forward (_advance_runs). Must be called exactly once
 per completed step (a second call would release its dependents twice): _complete_tasks calls
 it for the steps its own UPDATE completed. Empty or NULL arrays do nothing. The caller holds
 the run rows. pgflow-py internal.';

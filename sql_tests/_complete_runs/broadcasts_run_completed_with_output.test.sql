@@ -7,7 +7,7 @@ select pgflow_tests.create_realtime_stub();
 select pgflow.create_flow('one_step');
 select pgflow.add_step('one_step', 'only');
 select run_id from pgflow.start_flow('one_step', '{}'::jsonb) \gset
-select pgflow_tests.finish_step(:'run_id', 'only', '[1, 2]');
+select pgflow_tests.finish_step_keep_run(:'run_id', 'only', '[1, 2]');
 delete from realtime.messages;
 select pgflow._complete_runs(array[:'run_id']::uuid[]);
 

@@ -8,9 +8,9 @@ select pgflow.create_flow('one_step');
 select pgflow.add_step('one_step', 'only');
 select run_id as r1 from pgflow.start_flow('one_step', '{}'::jsonb) \gset
 select run_id as r2 from pgflow.start_flow('one_step', '{}'::jsonb) \gset
-select pgflow_tests.finish_step(:'r1', 'only', '1');
+select pgflow_tests.finish_step_keep_run(:'r1', 'only', '1');
 select pgflow._complete_runs(array[:'r1']::uuid[]);
-select pgflow_tests.finish_step(:'r2', 'only', '2');
+select pgflow_tests.finish_step_keep_run(:'r2', 'only', '2');
 update pgflow.runs set status = 'failed', failed_at = now() where run_id = :'r2';
 
 -- TEST: a repeated call changes nothing and broadcasts nothing

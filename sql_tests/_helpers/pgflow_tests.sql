@@ -599,7 +599,8 @@ as $$
 $$;
 
 -- mark_step_completed, then the bookkeeping of a finished step (pgflow._release_dependents:
--- the run loses the step, its dependents a pending parent). Nothing is started or completed.
+-- the run loses the step, its dependents a pending parent; a run with no step left
+-- completes). Nothing is started.
 create or replace function pgflow_tests.finish_step(run_id uuid, step_slug text, output jsonb)
 returns void
 language plpgsql
@@ -607,6 +608,21 @@ as $$
 begin
   perform pgflow_tests.mark_step_completed(finish_step.run_id, finish_step.step_slug, finish_step.output);
   perform pgflow._release_dependents(array[finish_step.run_id], array[finish_step.step_slug]);
+end;
+$$;
+
+-- mark_step_completed, and the run's remaining_steps down by one by hand: unlike
+-- finish_step, a run whose last step this was stays started (for tests of _complete_runs).
+-- Dependents are not released.
+create or replace function pgflow_tests.finish_step_keep_run(run_id uuid, step_slug text, output jsonb)
+returns void
+language plpgsql
+as $$
+begin
+  perform pgflow_tests.mark_step_completed(finish_step_keep_run.run_id, finish_step_keep_run.step_slug,
+                                           finish_step_keep_run.output);
+  update pgflow.runs as r set remaining_steps = r.remaining_steps - 1
+  where r.run_id = finish_step_keep_run.run_id;
 end;
 $$;
 
