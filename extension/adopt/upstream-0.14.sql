@@ -50,3 +50,6 @@ $$;
 -- Keyed starts, concurrency limits, max_in_flight and deadlines (#14).
 -- include: sql/023_type_start_flow_result.sql
 -- include: changes/0.2.0-keyed-starts.sql
+-- The checks of the runtime tables in their shortest form (a fifth of a run's work).
+-- include: changes/0.2.0-compact-checks.sql
+

@@ -119,6 +119,8 @@ create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at
 -- New (#14): keyed starts, concurrency limits, max_in_flight and deadlines.
 -- include: sql/023_type_start_flow_result.sql
 -- include: changes/0.2.0-keyed-starts.sql
+-- The checks of the runtime tables in their shortest form (a fifth of a run's work).
+-- include: changes/0.2.0-compact-checks.sql
 create index idx_runs_ended_at on pgflow.runs ((coalesce(completed_at, failed_at, cancelled_at, expired_at)))
   where status in ('completed', 'failed', 'cancelled', 'expired');
 create unique index idx_runs_idempotency_key on pgflow.runs (flow_slug, idempotency_key)
