@@ -6,7 +6,8 @@ create function pgflow._queue_step_tasks(
   start_delay int,
   run_ids uuid[],
   step_slugs text[],
-  task_counts int[]
+  task_counts int[],
+  maps boolean default null
 )
 returns void
 language plpgsql
@@ -20,14 +21,23 @@ declare
   v_has_map boolean;
   v_now timestamptz;
 begin
-  -- Every task of every step, in array order then task_index order.
-  select array_agg(g.run_id order by g.ord, i), array_agg(g.step_slug order by g.ord, i),
-         array_agg(i order by g.ord, i), bool_or(s.step_type = 'map')
-  into v_task_run_ids, v_task_step_slugs, v_task_indexes, v_has_map
-  from unnest(_queue_step_tasks.run_ids, _queue_step_tasks.step_slugs, _queue_step_tasks.task_counts)
-    with ordinality as g (run_id, step_slug, task_count, ord)
-  join pgflow.steps as s on s.flow_slug = _queue_step_tasks.flow_slug and s.step_slug = g.step_slug
-  cross join lateral generate_series(0, g.task_count - 1) as i;
+  -- Every task of every step, in array order then task_index order. When each step has one
+  -- task and the caller says whether one is a map step (the usual start), the arrays are
+  -- the tasks already: nothing to look up.
+  if _queue_step_tasks.maps is not null and 1 = all(_queue_step_tasks.task_counts) then
+    v_task_run_ids := _queue_step_tasks.run_ids;
+    v_task_step_slugs := _queue_step_tasks.step_slugs;
+    v_task_indexes := array_fill(0, array[cardinality(_queue_step_tasks.run_ids)]);
+    v_has_map := _queue_step_tasks.maps;
+  else
+    select array_agg(g.run_id order by g.ord, i), array_agg(g.step_slug order by g.ord, i),
+           array_agg(i order by g.ord, i), bool_or(s.step_type = 'map')
+    into v_task_run_ids, v_task_step_slugs, v_task_indexes, v_has_map
+    from unnest(_queue_step_tasks.run_ids, _queue_step_tasks.step_slugs, _queue_step_tasks.task_counts)
+      with ordinality as g (run_id, step_slug, task_count, ord)
+    join pgflow.steps as s on s.flow_slug = _queue_step_tasks.flow_slug and s.step_slug = g.step_slug
+    cross join lateral generate_series(0, g.task_count - 1) as i;
+  end if;
   if v_task_run_ids is null then
     return;
   end if;
@@ -79,14 +89,15 @@ begin
 end;
 $$;
 
-comment on function pgflow._queue_step_tasks(text, int, uuid[], text[], int[]) is
+comment on function pgflow._queue_step_tasks(text, int, uuid[], text[], int[], boolean) is
 'Queues the tasks of steps just started: for each i, task_counts[i] tasks (task_index
 0..n-1) of step step_slugs[i] of run run_ids[i], all of flow flow_slug: one pgmq message
 each (_send_task_messages, one send_batch, visible after start_delay seconds), in array
 order then task_index order, and one step_tasks row each (status queued, queued_at the
 engine''s time, pgflow._now()) paired with its message by position; for a map step, the
 tasks'' elements (of the run input for a root map, of the parent''s output for a dependent
-map) in map_task_inputs, in chunks of about 16 kB. The caller has set the steps started and
-holds their run rows; a second call for the same step raises unique_violation (the
+map) in map_task_inputs, in chunks of about 16 kB. maps (optional): whether one of the steps is a map step, when the caller
+knows (NULL: looked up; with it and one task per step nothing is read). The caller has set
+the steps started and holds their run rows; a second call for the same step raises unique_violation (the
 step_tasks primary key).
 pgflow-py internal.';

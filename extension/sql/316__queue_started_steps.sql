@@ -42,7 +42,8 @@ begin
       coalesce(s.opt_start_delay, 0) as start_delay,
       array_agg(ss.run_id order by ss.run_id, s.step_index) as run_ids,
       array_agg(ss.step_slug order by ss.run_id, s.step_index) as step_slugs,
-      array_agg(ss.initial_tasks order by ss.run_id, s.step_index) as task_counts
+      array_agg(ss.initial_tasks order by ss.run_id, s.step_index) as task_counts,
+      bool_or(s.step_type = 'map') as maps
     from unnest(v_run_ids, v_step_slugs) as k (run_id, step_slug)
     join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
     join pgflow.steps as s on s.flow_slug = ss.flow_slug and s.step_slug = ss.step_slug
@@ -50,7 +51,7 @@ begin
     order by min(s.step_index), ss.flow_slug
   loop
     perform pgflow._queue_step_tasks(v_group.flow_slug, v_group.start_delay, v_group.run_ids,
-                                     v_group.step_slugs, v_group.task_counts);
+                                     v_group.step_slugs, v_group.task_counts, v_group.maps);
   end loop;
 end;
 $$;

@@ -191,7 +191,8 @@ begin
     -- QUEUE the tasks of the root steps created started: one send when they share a start
     -- delay (the usual case), else one per start delay, in step_index order.
     perform pgflow._queue_step_tasks(start_flow.flow_slug, v_root_delays[1],
-      array_fill(v_run.run_id, array[cardinality(v_roots)]), v_roots, v_root_counts);
+      array_fill(v_run.run_id, array[cardinality(v_roots)]), v_roots, v_root_counts,
+      maps => v_root_map is not null);
   else
     perform pgflow._queue_step_tasks(start_flow.flow_slug, g.delay,
       array_fill(v_run.run_id, array[cardinality(g.step_slugs)]), g.step_slugs, g.task_counts)
