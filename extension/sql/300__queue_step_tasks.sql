@@ -90,14 +90,13 @@ end;
 $$;
 
 comment on function pgflow._queue_step_tasks(text, int, uuid[], text[], int[], boolean) is
-'Queues the tasks of steps just started: for each i, task_counts[i] tasks (task_index
-0..n-1) of step step_slugs[i] of run run_ids[i], all of flow flow_slug: one pgmq message
-each (_send_task_messages, one send_batch, visible after start_delay seconds), in array
-order then task_index order, and one step_tasks row each (status queued, queued_at the
-engine''s time, pgflow._now()) paired with its message by position; for a map step, the
-tasks'' elements (of the run input for a root map, of the parent''s output for a dependent
-map) in map_task_inputs, in chunks of about 16 kB. maps (optional): whether one of the steps is a map step, when the caller
-knows (NULL: looked up; with it and one task per step nothing is read). The caller has set
-the steps started and holds their run rows; a second call for the same step raises unique_violation (the
-step_tasks primary key).
-pgflow-py internal.';
+'Queues the tasks of steps just started: for each i, task_counts[i] tasks (task_index 0..n-1)
+of step step_slugs[i] of run run_ids[i], all of flow flow_slug: one pgmq message each
+(_send_task_messages, one send_batch, visible after start_delay seconds), in array order
+then task_index order, and one step_tasks row each (status queued, queued_at the engine''s
+time, pgflow._now()) paired with its message by position; for a map step, the tasks''
+elements (of the run input for a root map, of the parent''s output for a dependent map) in
+map_task_inputs, in chunks of about 16 kB. maps (optional): whether one of the steps is a
+map step, when the caller knows (NULL: looked up; with it and one task per step nothing is
+read). The caller has set the steps started and holds their run rows; a second call for the
+same step raises unique_violation (the step_tasks primary key). pgflow-py internal.';

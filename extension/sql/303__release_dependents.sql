@@ -77,20 +77,19 @@ end;
 $$;
 
 comment on function pgflow._release_dependents(uuid[], text[], boolean) is
-'Bookkeeping after steps finished: (run_ids[i], step_slugs[i]) is a step that has just
-become completed or skipped. Each run''s remaining_steps drops by its number of finished
-steps (_complete_runs with count_off), and with complete_runs true a started or paused run
-left with none completes in the same UPDATE (the caller has recorded and broadcast the
-steps'' own events: run:completed comes after them); each created (or cancelled: reset if its failed run is reopened) dependent''s
-remaining_deps drops by its number of finished parents; a dependent map whose task count
-is still unknown gets it: 0 after a skipped parent, the parent''s task count for a parent
-map, the length of the parent''s array output for a single parent. Starts nothing
-(_advance_runs does). Returns true when the runs may have more to do (some finished step
-has a dependent in a run still going, or the flow has wait steps); false when every run
-completed or nothing depends on the finished steps: then the caller need not call
-_advance_runs unless a run may have no step left (complete_runs false).
-Must be called exactly once per finished step (a second call would count it twice):
-callers call it for the rows their own UPDATE just changed. Locks run rows, then
-step_states. pgflow-py internal, used by _complete_steps, cascade_complete_taskless_steps,
-cascade_resolve_conditions, _finish_waits, _skip_exhausted_step, skip_step and
-complete_step.';
+'Bookkeeping after steps finished: (run_ids[i], step_slugs[i]) is a step that has just become
+completed or skipped. Each run''s remaining_steps drops by its number of finished steps
+(_complete_runs with count_off), and with complete_runs true a started or paused run left
+with none completes in the same UPDATE (the caller has recorded and broadcast the steps''
+own events: run:completed comes after them); each created (or cancelled: reset if its failed
+run is reopened) dependent''s remaining_deps drops by its number of finished parents; a
+dependent map whose task count is still unknown gets it: 0 after a skipped parent, the
+parent''s task count for a parent map, the length of the parent''s array output for a single
+parent. Starts nothing (_advance_runs does). Returns true when the runs may have more to do
+(some finished step has a dependent in a run still going, or the flow has wait steps); false
+when every run completed or nothing depends on the finished steps: then the caller need not
+call _advance_runs unless a run may have no step left (complete_runs false). Must be called
+exactly once per finished step (a second call would count it twice): callers call it for the
+rows their own UPDATE just changed. Locks run rows, then step_states. pgflow-py internal,
+used by _complete_steps, cascade_complete_taskless_steps, cascade_resolve_conditions,
+_finish_waits, _skip_exhausted_step, skip_step and complete_step.';

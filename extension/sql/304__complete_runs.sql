@@ -101,12 +101,13 @@ status completed, completed_at now (paused_at cleared), output a jsonb object
 skipped leaves are omitted; NULL when there is none). count_off true: each element of
 run_ids is one step of that run that has just finished (a run appears once per finished
 step), and the run''s remaining_steps first drops by that number, in the same UPDATE (a run
-whose last step finished completes with one row version); complete false: only that, no
-run completes (the callers that complete runs later, after more events). Records run:completed,
+whose last step finished completes with one row version); complete false: only that, no run
+completes (the callers that complete runs later, after more events). Records run:completed,
 broadcasts it for each completed run, in run_id order, when realtime is on; runs with a
-concurrency_key free their slots (_release_concurrency_slots). Leaves every other run
-alone (never completes a failed run), so a repeated call without count_off changes
-nothing; with count_off each finished step must be counted once (_release_dependents is
-its caller). Returns the distinct flow slugs of the runs counted off that did not complete
-(NULL when none): the runs whose dependents may still need releasing. Callers hold the run
-rows. pgflow-py internal; maybe_complete_run is its single-run form.';
+concurrency_key free their slots (_release_concurrency_slots). Leaves every other run alone
+(never completes a failed run), so a repeated call without count_off changes nothing; with
+count_off each finished step must be counted once (_release_dependents and
+_skip_exhausted_step call it so).
+Returns the distinct flow slugs of the runs counted off that did not complete (NULL when
+none): the runs whose dependents may still need releasing. Callers hold the run rows.
+pgflow-py internal; maybe_complete_run is its single-run form.';

@@ -67,7 +67,7 @@ gets its output, the task outputs in task_index order (whatever the caller set; 
 the caller knows none of them is a map step, and nothing is looked up); step:completed is
 recorded for each and broadcast (in ords order) when realtime is on; the runs count them off
 and dependents are released (_release_dependents, which completes a run with no step left)
-and, when that may have made something ready, the runs move forward (_advance_runs). Must be called exactly once
-per completed step (a second call would release its dependents twice): _complete_tasks calls
-it for the steps its own UPDATE completed. Empty or NULL arrays do nothing. The caller holds
-the run rows. pgflow-py internal.';
+and, when that may have made something ready, the runs move forward (_advance_runs). Must be
+called exactly once per completed step (a second call would release its dependents twice):
+_complete_tasks calls it for the steps its own UPDATE completed. Empty or NULL arrays do
+nothing. The caller holds the run rows. pgflow-py internal.';

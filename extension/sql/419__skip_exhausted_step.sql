@@ -28,10 +28,10 @@ begin
                              _skip_exhausted_step.skip_reason, _skip_exhausted_step.error_message);
 
   if _skip_exhausted_step.when_exhausted = 'skip-cascade' then
-    -- The step and its whole subtree are skipped: no dependent is left to release.
-    update pgflow.runs as r
-    set remaining_steps = r.remaining_steps - 1
-    where r.run_id = _skip_exhausted_step.run_id;
+    -- The step and its whole subtree are skipped: no dependent is left to release; the run
+    -- only counts the step off (it completes later, after the subtree's events).
+    perform pgflow._complete_runs(array[_skip_exhausted_step.run_id], count_off => true,
+                                  complete => false);
     perform pgflow._cascade_force_skip_steps(_skip_exhausted_step.run_id, _skip_exhausted_step.step_slug,
                                              _skip_exhausted_step.skip_reason);
   else
