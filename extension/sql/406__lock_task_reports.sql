@@ -1,40 +1,30 @@
--- _lock_task_reports: lock what a batch of reports touches, in the one lock order.
+-- _lock_task_reports: lock the runs a batch of reports touches, in the one lock order.
 
-create function pgflow._lock_task_reports(run_ids uuid[], step_slugs text[], task_indexes int[])
+create function pgflow._lock_task_reports(run_ids uuid[])
 returns void
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
 begin
-  -- Runs first, in key order; then each step_state followed by its tasks, in key order (the
-  -- order of every transition: run -> step_state -> step_task), so that concurrent
-  -- batches cannot deadlock. The task rows are only ever waited for by transitions that
-  -- hold their run; start_tasks and requeue_stalled_tasks skip locked rows.
+  -- The runs, in key order, so that concurrent batches cannot deadlock. Their step_states
+  -- and started tasks need no lock of their own: every transition that changes them holds
+  -- their run first (the stalled-task sweep holds it FOR SHARE, SKIP LOCKED), and a claim
+  -- changes only queued tasks. So while a batch holds its runs nobody else changes those
+  -- rows, and each statement of the batch sees them as last committed.
   perform 1 from pgflow.runs as r
   where r.run_id = any(_lock_task_reports.run_ids)
   order by r.run_id
   for update;
-
-  -- Each task is found by its whole key, straight from the reports (joined before its
-  -- step_state: found through the step_state, a cached plan may look it up by (run_id,
-  -- step_slug) only and read every task of a map at each report). The sort, not the
-  -- joins, gives the lock order.
-  perform 1
-  from unnest(_lock_task_reports.run_ids, _lock_task_reports.step_slugs, _lock_task_reports.task_indexes)
-    as k (run_id, step_slug, task_index)
-  join pgflow.step_tasks as t
-    on t.run_id = k.run_id and t.step_slug = k.step_slug and t.task_index = k.task_index
-  join pgflow.step_states as ss on ss.run_id = k.run_id and ss.step_slug = k.step_slug
-  order by ss.run_id, ss.step_slug, t.task_index
-  for update of ss, t;
 end;
 $$;
 
-comment on function pgflow._lock_task_reports(uuid[], text[], int[]) is
-'Locks, FOR UPDATE and until the transaction ends, the runs of run_ids in key order, then
-each step_state (run_ids[i], step_slugs[i]) with its step_tasks (run_ids[i], step_slugs[i],
-task_indexes[i]) right after it, in key order: the lock order of every transition (run ->
-step_state -> step_task), so two batches of reports never deadlock. Unknown keys lock
-nothing (nor does a step_state named only by unknown tasks). Waits for rows another transaction holds. pgflow-py internal, used by
+comment on function pgflow._lock_task_reports(uuid[]) is
+'Locks the runs of run_ids (uuid[], repeats and NULLs allowed), FOR UPDATE and until the
+transaction ends, in key order, so two batches of reports never deadlock. This is the
+whole lock of a report: every transition that changes a step_state or a started task holds
+its run first (the order run -> step_state -> step_task; requeue_stalled_tasks holds it FOR
+SHARE and skips a locked run), and start_tasks changes only queued tasks (SKIP LOCKED), so
+the step_states and started tasks of the runs held change under nobody else. Unknown ids
+lock nothing. Waits for runs another transaction holds. pgflow-py internal, used by
 complete_tasks and fail_tasks.';

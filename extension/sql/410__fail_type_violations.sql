@@ -44,5 +44,5 @@ step, produced outputs[i], which is not an array; it fails with [TYPE_VIOLATION]
 its step and its run, whatever max_attempts and when_exhausted say
 (_fail_task_with_type_violation). Returns per position: pos, the task''s status after the
 call (failed) and detail, its error message. Positions naming no task return nothing. The
-caller holds the locks (run -> step_state -> step_task) and sends each such report alone for
+caller holds the runs (_lock_task_reports) and sends each such report alone for
 its run. pgflow-py internal, used by _complete_tasks.';

@@ -30,7 +30,7 @@ declare
   v_previous text[];
 begin
   -- GUARD and MUTATE 1 and 2, in one statement. GUARD: why each item (position i of the
-  -- arrays) changes nothing, from the rows as they are now (the caller holds their locks);
+  -- arrays) changes nothing, from the rows as they are now (the caller holds their runs);
   -- NULL when it completes its task. Written from the items outward (LEFT JOINs), so the
   -- plan cannot start from an index of step_tasks whose statistics are stale (a partial
   -- index on started tasks analyzed while every task was queued was read whole at each
@@ -205,5 +205,4 @@ error), refused (payload_too_large; detail: "Output of task <step>[<i>] of run <
 bytes, over the limit of <limit> bytes ...") or ignored (unknown_task, stale_attempt,
 unknown_attempt, run_failed, run_cancelled, task_cancelled, step_not_started,
 task_not_started; detail NULL). The caller
-holds the locks of the runs, step_states and step_tasks named (lock order run ->
-step_state -> step_task). pgflow-py internal.';
+holds the runs named (_lock_task_reports). pgflow-py internal.';

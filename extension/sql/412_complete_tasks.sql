@@ -31,8 +31,9 @@ begin
     return;
   end if;
 
-  -- LOCK: runs in key order, then each step_state with its tasks, in key order.
-  perform pgflow._lock_task_reports(complete_tasks.run_ids, complete_tasks.step_slugs, complete_tasks.task_indexes);
+  -- LOCK: the runs, in key order (their step_states and started tasks then change under
+  -- nobody else: _lock_task_reports says why).
+  perform pgflow._lock_task_reports(complete_tasks.run_ids);
 
   -- WAVES: reports go to _complete_tasks all at once (wave 1), except that a task's k-th
   -- report goes in wave k, and so does a run's k-th report where the order of its reports
@@ -119,8 +120,8 @@ report in array order within one transaction, with a fixed number of statements 
 reports that may be applied together are (_complete_tasks); a run whose reports'' order
 matters (realtime on, a flow with conditions, a single step feeding a map) gets its
 reports applied one at a time, and so do the reports of a task named more than once.
-Locks runs in key order, then each step_state with its step_tasks, in key order
-(_lock_task_reports). Returns one row per report, in array order: run_id, step_slug, task_index, status
+Locks the runs named, in key order (_lock_task_reports), and nothing else up front.
+Returns one row per report, in array order: run_id, step_slug, task_index, status
 (the task''s status after the call; NULL for an unknown task), outcome, reason and detail
 (a sentence for refused and failed reports, else NULL):
 completed (reason NULL); failed with type_violation (a single step feeding a map produced

@@ -34,8 +34,8 @@ $$;
 comment on function pgflow.complete_task(uuid, text, int, jsonb, int) is
 'Records output (jsonb, stored as given: 0, false, "", {} and null stay themselves) for
 task (run_id, step_slug, task_index) and returns the step_tasks row as it is after the
-call. complete_tasks of one report (which see): locks run, then step_state, then
-step_task; the last task of a step completes it (output: the task output, or for a map the
+call. complete_tasks of one report (which see): locks the run (step_state and task
+change under it); the last task of a step completes it (output: the task output, or for a map the
 array of task outputs in task_index order), releases its dependents, runs conditions and
 the empty-map cascade, starts ready steps and completes the run when nothing remains;
 step:completed is broadcast before any cascaded event. A single step whose output feeds a

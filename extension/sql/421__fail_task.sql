@@ -167,7 +167,7 @@ comment on function pgflow._fail_task(uuid, text, int, text, int, boolean, text)
 claimed as attempt (NULL: no fence); permanent true: no retry whatever attempts remain (the
 task is exhausted at once); traceback (NULL: none) goes in the details of the task:failed
 event the report records, as key traceback (error_message and the tables never hold it);
-the caller (fail_tasks) holds the run, step_state and step_task locks and bounds both
+the caller (fail_tasks) holds the run (_lock_task_reports) and bounds both
 texts. Returns (outcome, reason): retried (NULL: queued again, message hidden for
 calculate_retry_delay(base_delay, attempts_count) seconds, or a fresh message when the
 stalled-task requeue archived it); failed with exhausted (attempts used up: the task fails

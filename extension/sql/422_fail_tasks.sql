@@ -49,8 +49,9 @@ begin
     return;
   end if;
 
-  -- LOCK: runs in key order, then each step_state with its tasks, in key order.
-  perform pgflow._lock_task_reports(fail_tasks.run_ids, fail_tasks.step_slugs, fail_tasks.task_indexes);
+  -- LOCK: the runs, in key order (their step_states and started tasks then change under
+  -- nobody else: _lock_task_reports says why).
+  perform pgflow._lock_task_reports(fail_tasks.run_ids);
   -- The events of this call name the reporting worker (all reports of a call come from one).
   v_previous := pgflow._set_worker_actor(fail_tasks.run_ids, fail_tasks.step_slugs,
                                          fail_tasks.task_indexes);
@@ -100,7 +101,7 @@ or an element NULL: false); tracebacks[i] (the handler''s formatted traceback; t
 NULL or an element NULL: none) is kept, bounded as error messages are, in the details of
 the task:failed event the report records (key traceback), and nowhere else: the task and
 step keep the short error_messages[i], and a report that is ignored stores nothing.
-Locks runs in key order, then each step_state with its step_tasks, in key order, then
+Locks the runs named, in key order (_lock_task_reports), then
 applies the reports one by one in array order (_fail_task), as fail_task would. An error message over 16384 characters
 is stored as its head and tail (_bounded_error_text). Returns one row per report, in array
 order: run_id, step_slug, task_index, status (after the call; NULL for an unknown task),
