@@ -73,7 +73,7 @@ begin
         output = k.output
     from items as k
     where k.reason is null and t.ctid = k.task_ctid
-    returning k.pos, t.run_id, t.step_slug, t.output
+    returning k.pos, t.run_id, t.step_slug, t.output, t.flow_slug, t.message_id
   ),
   per_step as (
     select d.run_id, d.step_slug, count(*)::int as n, (array_agg(d.output))[1] as output,
@@ -95,15 +95,18 @@ begin
   select i.*, d.*, c.*
   into v_reasons, v_statuses, v_archive_flow_slugs, v_archive_msg_ids, v_done,
        v_steps_run_ids, v_steps_slugs, v_steps_ords, v_steps_maps
-  from (
-    -- (the messages to archive: those of completed tasks and of late reports for a step
-    -- no longer started, skipped or failed)
-    select array_agg(k.reason order by k.pos), array_agg(k.status order by k.pos),
-      array_agg(k.flow_slug) filter (where k.reason is null or k.reason = 'step_not_started'),
-      array_agg(k.message_id) filter (where k.reason is null or k.reason = 'step_not_started')
-    from items as k
-  ) as i
-  cross join (select array_agg(d.pos) from done as d) as d
+  from (select array_agg(k.reason order by k.pos), array_agg(k.status order by k.pos) from items as k) as i
+  cross join (
+    -- (the messages to archive: those of the tasks completed here, and of late reports for
+    -- a step no longer started, skipped or failed. An item judged completable whose task
+    -- the UPDATE did not find, a row changed by another transaction since this
+    -- statement's snapshot, keeps its message and is answered task_not_started.)
+    select array_agg(a.flow_slug), array_agg(a.message_id), array_agg(a.pos) filter (where a.done)
+    from (select d.pos, d.flow_slug, d.message_id, true as done from done as d
+          union all
+          select k.pos, k.flow_slug, k.message_id, false from items as k
+          where k.reason = 'step_not_started') as a
+  ) as d
   cross join (
     select array_agg(c.run_id order by c.first_ord), array_agg(c.step_slug order by c.first_ord),
            array_agg(c.first_ord order by c.first_ord), bool_or(s.step_type = 'map')
@@ -176,7 +179,7 @@ begin
       when v_reasons[i] = 'payload_too_large' then 'refused'
       else 'ignored'
     end,
-    case when i = any(v_done) then null else coalesce(v_reasons[i], 'run_failed') end,
+    case when i = any(v_done) then null else coalesce(v_reasons[i], 'task_not_started') end,
     case
       when v_reasons[i] = 'payload_too_large' then pgflow._payload_size_error(_complete_tasks.outputs[i],
         format('Output of task %s[%s] of run %s', _complete_tasks.step_slugs[i],

@@ -131,7 +131,9 @@ it with fail_task); ignored, writing nothing, with unknown_task, stale_attempt (
 attempt holds the task: the report is late), unknown_attempt (an attempt the task never
 had), run_failed, run_cancelled or task_cancelled (the task was cancelled: its run failed
 or was cancelled), step_not_started (the message is archived) or task_not_started
-(completed, failed, requeued, or completed by an earlier report of this call). A repeated
+(completed, failed, requeued, completed by an earlier report of this call, or its row
+changed by another transaction meanwhile: the task keeps its message; send the report
+again). A repeated
 call changes nothing more. Raises invalid_parameter_value for arrays of different lengths
 or arrays that are not one-dimensional from index 1, and null_value_not_allowed for a NULL
 key, writing nothing.

@@ -18,7 +18,14 @@ begin
   end if;
   v_cutoff := pgflow._now() - retention_interval;
 
-  delete from pgflow.workers as w where w.last_heartbeat_at < v_cutoff;
+  -- Workers silent since before the cutoff, but not one that still holds a started task
+  -- (a permanently stalled task keeps naming its worker; and the foreign key's ON DELETE
+  -- SET NULL would change a started task without its run's lock, which a report of that
+  -- task counts on: _lock_task_reports).
+  delete from pgflow.workers as w
+  where w.last_heartbeat_at < v_cutoff
+    and not exists (select 1 from pgflow.step_tasks as t
+                    where t.last_worker_id = w.worker_id and t.status = 'started');
 
   for v_flow in select f.flow_slug from pgflow.flows as f loop
     -- Messages of finished runs still in the queue (e.g. of skipped siblings) go first.
@@ -75,7 +82,8 @@ $$;
 comment on function pgflow.prune_data_older_than(interval) is
 'Deletes history older than retention_interval (cutoff = the engine''s time, pgflow._now(),
 minus retention_interval):
-workers whose last heartbeat is older; runs completed, failed, cancelled or expired before
+workers whose last heartbeat is older and that hold no started task (a worker that does is
+kept until its task is requeued or ends); runs completed, failed, cancelled or expired before
 the cutoff with all their step_tasks, map_task_inputs, wait_states, signals, step_states
 and run_events (and their messages still in the queue), and with them their idempotency
 keys (a later start with such a key creates a new run); archived messages (pgmq.a_<flow>)

@@ -22,6 +22,7 @@ from tests.integration.stalled_tasks import (
     FLOW,
     WORKER_A,
     WORKER_B,
+    queue_counts,
     requeue,
     setup_stalled_run,
     start_tasks,
@@ -73,6 +74,55 @@ def test_a_late_report_does_not_wait_for_a_claim_holding_the_requeued_task(
     assert (row["status"], row["output"]) == ("completed", "b")
     run = pgflow_conn.execute("select status from pgflow.runs where run_id = %s", (run_id,))
     assert run.fetchone() == ("completed",)
+
+
+def test_a_report_whose_task_row_changed_under_it_keeps_the_message_and_says_so(
+    pgflow_conn: psycopg.Connection, pgflow_dsn: str
+) -> None:
+    """No engine transition changes a started task without holding its run, but a writer
+    that does (here a plain UPDATE of last_worker_id, as deleting a worker through the
+    foreign key would) leaves the report that waited for it with a snapshot older than the
+    row. The report then either completes the task (its update found the new row) or,
+    writing nothing, keeps the task's message and answers task_not_started: never a
+    completion lost with its message archived, never a wrong reason."""
+    run_id = setup_stalled_run(pgflow_conn)
+    writer = connect(pgflow_dsn, autocommit=False)
+    reporter = connect(pgflow_dsn, autocommit=True)
+    try:
+        writer.execute(
+            "update pgflow.step_tasks set last_worker_id = null where run_id = %s", (run_id,)
+        )
+        job = Background(
+            reporter,
+            lambda c: c.execute(
+                """select status, outcome, reason from pgflow.complete_tasks(
+                     array[%s::uuid], array['only'], array[0], array['"a"'::jsonb], array[1])""",
+                (run_id,),
+            ).fetchall(),
+        )
+        assert wait_until_done_or_blocked(pgflow_conn, job) == "blocked"
+        writer.commit()
+        (answer,) = job.join()
+    finally:
+        writer.close()
+        reporter.close()
+
+    row = task(pgflow_conn, run_id)
+    if answer[1] == "completed":
+        assert (row["status"], row["output"]) == ("completed", "a")
+        assert queue_counts(pgflow_conn) == (0, 0, 1), "the message is archived once"
+        return
+    assert answer == ("started", "ignored", "task_not_started")
+    assert (row["status"], row["output"]) == ("started", None)
+    messages, _visible, archived = queue_counts(pgflow_conn)
+    assert (messages, archived) == (1, 0), "the task keeps its message"
+    again = pgflow_conn.execute(
+        """select outcome from pgflow.complete_tasks(
+             array[%s::uuid], array['only'], array[0], array['"a"'::jsonb], array[1])""",
+        (run_id,),
+    ).fetchall()
+    assert again == [("completed",)], "the report sent again completes the task"
+    assert queue_counts(pgflow_conn) == (0, 0, 1)
 
 
 def _two_map_runs(conn: psycopg.Connection) -> tuple[str, str]:
