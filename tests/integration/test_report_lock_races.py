@@ -29,10 +29,19 @@ from tests.integration.stalled_tasks import (
     task,
 )
 
-COMPLETE = """select outcome, reason from pgflow.complete_tasks(
-                array[%s::uuid], array['only'], array[0], array['"late"'::jsonb], %s::int[])"""
-FAIL = """select outcome, reason from pgflow.fail_tasks(
-            array[%s::uuid], array['only'], array[0], array['late'], %s::int[])"""
+#: A report of task 0 of step `only` of run %s: output (completions) or error message
+#: (failures) %s, attempts %s. One row: the task's status after the call, outcome, reason.
+COMPLETE = """select status, outcome, reason from pgflow.complete_tasks(
+                array[%s::uuid], array['only'], array[0], array[%s::jsonb], %s::int[])"""
+FAIL = """select status, outcome, reason from pgflow.fail_tasks(
+            array[%s::uuid], array['only'], array[0], array[%s], %s::int[])"""
+
+
+def complete(
+    conn: psycopg.Connection, run_id: str, output: str, attempts: list[int] | None
+) -> list[tuple[str | None, str, str | None]]:
+    """COMPLETE on ``conn``: its rows (status, outcome, reason)."""
+    return conn.execute(COMPLETE, (run_id, output, attempts)).fetchall()
 
 
 @pytest.mark.parametrize(
@@ -52,11 +61,14 @@ def test_a_late_report_does_not_wait_for_a_claim_holding_the_requeued_task(
     late = connect(pgflow_dsn, autocommit=True)
     try:
         assert start_tasks(claimer, WORKER_B) == 1  # open: the task row is B's until commit
-        job = Background(late, lambda c: c.execute(report, (run_id, attempts)).fetchall())
+        late_payload = '"late"' if report == COMPLETE else "late"
+        job = Background(
+            late, lambda c: c.execute(report, (run_id, late_payload, attempts)).fetchall()
+        )
         assert wait_until_done_or_blocked(pgflow_conn, job) == "done", (
             "the late report waited for the claim of the requeued task"
         )
-        assert job.join() == [("ignored", "task_not_started")]
+        assert [r[1:] for r in job.join()] == [("ignored", "task_not_started")]
         claimer.commit()
     finally:
         claimer.close()
@@ -64,12 +76,8 @@ def test_a_late_report_does_not_wait_for_a_claim_holding_the_requeued_task(
 
     row = task(pgflow_conn, run_id)
     assert (row["status"], row["attempts_count"], row["output"]) == ("started", 2, None)
-    done = pgflow_conn.execute(
-        """select outcome from pgflow.complete_tasks(
-             array[%s::uuid], array['only'], array[0], array['"b"'::jsonb], array[2])""",
-        (run_id,),
-    ).fetchall()
-    assert done == [("completed",)]
+    done = complete(pgflow_conn, run_id, '"b"', [2])
+    assert [r[1] for r in done] == ["completed"]
     row = task(pgflow_conn, run_id)
     assert (row["status"], row["output"]) == ("completed", "b")
     run = pgflow_conn.execute("select status from pgflow.runs where run_id = %s", (run_id,))
@@ -92,14 +100,7 @@ def test_a_report_whose_task_row_changed_under_it_keeps_the_message_and_says_so(
         writer.execute(
             "update pgflow.step_tasks set last_worker_id = null where run_id = %s", (run_id,)
         )
-        job = Background(
-            reporter,
-            lambda c: c.execute(
-                """select status, outcome, reason from pgflow.complete_tasks(
-                     array[%s::uuid], array['only'], array[0], array['"a"'::jsonb], array[1])""",
-                (run_id,),
-            ).fetchall(),
-        )
+        job = Background(reporter, lambda c: complete(c, run_id, '"a"', [1]))
         assert wait_until_done_or_blocked(pgflow_conn, job) == "blocked"
         writer.commit()
         (answer,) = job.join()
@@ -116,12 +117,8 @@ def test_a_report_whose_task_row_changed_under_it_keeps_the_message_and_says_so(
     assert (row["status"], row["output"]) == ("started", None)
     messages, _visible, archived = queue_counts(pgflow_conn)
     assert (messages, archived) == (1, 0), "the task keeps its message"
-    again = pgflow_conn.execute(
-        """select outcome from pgflow.complete_tasks(
-             array[%s::uuid], array['only'], array[0], array['"a"'::jsonb], array[1])""",
-        (run_id,),
-    ).fetchall()
-    assert again == [("completed",)], "the report sent again completes the task"
+    again = complete(pgflow_conn, run_id, '"a"', [1])
+    assert [r[1] for r in again] == ["completed"], "the report sent again completes the task"
     assert queue_counts(pgflow_conn) == (0, 0, 1)
 
 
