@@ -12,7 +12,6 @@ create function pgflow._queue_step_tasks(
 returns void
 language plpgsql
 volatile
-set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_task_run_ids uuid[];

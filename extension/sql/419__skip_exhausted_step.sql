@@ -11,7 +11,6 @@ create function pgflow._skip_exhausted_step(
 returns void
 language plpgsql
 volatile
-set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- A step no longer started or waiting (skipped by an earlier call) is left alone.

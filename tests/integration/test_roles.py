@@ -311,3 +311,71 @@ def test_a_pg_temp_type_cannot_hijack_functions_running_as_their_owner(pgflow_co
         hijacked = scalar(client, "select current_setting('pgflow_test.hijacked_as', true)")
 
     assert hijacked in (None, "")
+
+
+def test_a_pg_temp_type_cannot_hijack_the_internal_helpers_of_a_report(pgflow_conn, login_role):
+    """The internal helpers of a report (``_complete_tasks``, ``_fail_task``, the cascade that
+    starts the next step and completes the run) run with the search path of the function
+    that calls them, pinned to pg_catalog, pg_temp: a worker's temporary domains named like
+    built-in types are never used there either."""
+    define_flow(pgflow_conn)
+    with connect(login_role("pgflow_worker")) as worker, connect(
+        login_role("pgflow_client")
+    ) as client:
+        run_id = scalar(client, "select run_id from pgflow.start_flow('guarded', '{}')")
+        worker.execute(
+            """
+            create function pg_temp.spy(v pg_catalog.text) returns boolean
+            language plpgsql as $$
+            begin
+              perform pg_catalog.set_config('pgflow_test.hijacked_as', current_user, false);
+              return true;
+            end $$;
+            create domain pg_temp.jsonb as pg_catalog.jsonb
+              check (pg_temp.spy(value::pg_catalog.text));
+            create domain pg_temp.text as pg_catalog.text check (pg_temp.spy(value));
+            create domain pg_temp.uuid as pg_catalog.uuid
+              check (pg_temp.spy(value::pg_catalog.text));
+            create domain pg_temp.timestamptz as pg_catalog.timestamptz
+              check (pg_temp.spy(value::pg_catalog.text));
+            """
+        )
+        worker.execute(
+            "select pgflow.register_worker(%s::pg_catalog.uuid, 'guarded', 'role_test')",
+            (WORKER_ID,),
+        )
+
+        def claim() -> tuple[Any, ...]:
+            rows = worker.execute(
+                "select run_id, step_slug, task_index, attempts_count"
+                " from pgflow.read_and_start_tasks('guarded', %s::pg_catalog.uuid, 30, 5)",
+                (WORKER_ID,),
+            ).fetchall()
+            assert len(rows) == 1, rows
+            return tuple(rows[0])
+
+        run, step, index, attempt = claim()
+        failed = scalar(
+            worker,
+            "select status from pgflow.fail_tasks(array[%s::pg_catalog.uuid], array[%s],"
+            " array[%s], array['boom'], array[%s])",
+            (run, step, index, attempt),
+        )
+        statuses = []
+        for _ in range(2):  # the retry of first completes, then second, and with it the run
+            run, step, index, attempt = claim()
+            statuses.append(
+                scalar(
+                    worker,
+                    "select status from pgflow.complete_tasks(array[%s::pg_catalog.uuid],"
+                    " array[%s], array[%s], array['1'::pg_catalog.jsonb], array[%s])",
+                    (run, step, index, attempt),
+                )
+            )
+        hijacked = scalar(worker, "select current_setting('pgflow_test.hijacked_as', true)")
+
+    assert (failed, statuses) == ("queued", ["completed", "completed"])
+    assert scalar(pgflow_conn, "select status from pgflow.runs where run_id = %s", (run_id,)) == (
+        "completed"
+    )
+    assert hijacked in (None, "")
