@@ -284,27 +284,30 @@ def test_a_worker_without_the_role_stops_at_startup_with_the_grant_to_run(
 
 # ---------------------------------------------------------------- search_path hardening
 
+#: Temporary domains named like built-in types, whose CHECK records who ran it: a function
+#: that resolved a type name through the session's temporary schema would run the
+#: caller's code (as the function's owner, when SECURITY DEFINER).
+HIJACKING_TYPES = """
+    create function pg_temp.spy(v pg_catalog.text) returns boolean
+    language plpgsql as $$
+    begin
+      perform pg_catalog.set_config('pgflow_test.hijacked_as', current_user, false);
+      return true;
+    end $$;
+    create domain pg_temp.jsonb as pg_catalog.jsonb check (pg_temp.spy(value::pg_catalog.text));
+    create domain pg_temp.text as pg_catalog.text check (pg_temp.spy(value));
+    create domain pg_temp.uuid as pg_catalog.uuid check (pg_temp.spy(value::pg_catalog.text));
+    create domain pg_temp.timestamptz as pg_catalog.timestamptz
+      check (pg_temp.spy(value::pg_catalog.text));
+"""
+
 
 def test_a_pg_temp_type_cannot_hijack_functions_running_as_their_owner(pgflow_conn, login_role):
     """A temporary domain named like a built-in type, whose CHECK runs the caller's code,
     is never used by pgflow functions (search_path = pg_catalog, pg_temp)."""
     define_flow(pgflow_conn)
     with connect(login_role("pgflow_client")) as client:
-        client.execute(
-            """
-            create function pg_temp.spy(v pg_catalog.text) returns boolean
-            language plpgsql as $$
-            begin
-              perform pg_catalog.set_config('pgflow_test.hijacked_as', current_user, false);
-              return true;
-            end $$;
-            create domain pg_temp.jsonb as pg_catalog.jsonb
-              check (pg_temp.spy(value::pg_catalog.text));
-            create domain pg_temp.text as pg_catalog.text check (pg_temp.spy(value));
-            create domain pg_temp.uuid as pg_catalog.uuid
-              check (pg_temp.spy(value::pg_catalog.text));
-            """
-        )
+        client.execute(HIJACKING_TYPES)
         run_id = scalar(client, "select run_id from pgflow.start_flow('guarded', '{}')")
         client.execute("select pgflow.start_flow_with_states('guarded', '[1]')")
         client.execute("select pgflow.get_run_with_states(%s)", (run_id,))
@@ -319,27 +322,12 @@ def test_a_pg_temp_type_cannot_hijack_the_internal_helpers_of_a_report(pgflow_co
     that calls them, pinned to pg_catalog, pg_temp: a worker's temporary domains named like
     built-in types are never used there either."""
     define_flow(pgflow_conn)
-    with connect(login_role("pgflow_worker")) as worker, connect(
-        login_role("pgflow_client")
-    ) as client:
+    with (
+        connect(login_role("pgflow_worker")) as worker,
+        connect(login_role("pgflow_client")) as client,
+    ):
         run_id = scalar(client, "select run_id from pgflow.start_flow('guarded', '{}')")
-        worker.execute(
-            """
-            create function pg_temp.spy(v pg_catalog.text) returns boolean
-            language plpgsql as $$
-            begin
-              perform pg_catalog.set_config('pgflow_test.hijacked_as', current_user, false);
-              return true;
-            end $$;
-            create domain pg_temp.jsonb as pg_catalog.jsonb
-              check (pg_temp.spy(value::pg_catalog.text));
-            create domain pg_temp.text as pg_catalog.text check (pg_temp.spy(value));
-            create domain pg_temp.uuid as pg_catalog.uuid
-              check (pg_temp.spy(value::pg_catalog.text));
-            create domain pg_temp.timestamptz as pg_catalog.timestamptz
-              check (pg_temp.spy(value::pg_catalog.text));
-            """
-        )
+        worker.execute(HIJACKING_TYPES)
         worker.execute(
             "select pgflow.register_worker(%s::pg_catalog.uuid, 'guarded', 'role_test')",
             (WORKER_ID,),
