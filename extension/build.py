@@ -1,7 +1,8 @@
 """Build the pgflow SQL scripts from the sources in ``extension/`` (see extension/README.md).
 
 Usage: ``python extension/build.py [--check]`` (``make build``; the wheel build runs the
-same code through ``setup.py``). Standard library only.
+same code through ``setup.py``). Standard library only; the statement splitter is in
+``extension/sql_statements.py``, loaded by its path.
 
 Also writes the package's ``sql/pgflow-adopt-upstream-0.14.sql``, which adopts an upstream
 pgflow 0.14 database in place (:func:`render_adopt`).
@@ -24,21 +25,38 @@ file is missing or out of date (run ``make build``).
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 EXT = ROOT / "extension"
 MANIFEST = ROOT / "compat" / "manifest.json"
 PACKAGE = ROOT / "python_worker" / "pgflow"
 
-_FUNCTION = re.compile(
-    r"(create|comment\s+on|alter)\s+(or\s+replace\s+)?(function|procedure)\b", re.I
-)
-_CREATE = re.compile(r"create\s+(function|procedure)\b", re.I)
-#: Triggers go with the functions they call (CREATE OR REPLACE TRIGGER: PostgreSQL 14+).
-_CREATE_TRIGGER = re.compile(r"create\s+trigger\b", re.I)
+
+def _load_sibling(name: str) -> ModuleType:
+    """Load ``extension/<name>.py`` by its path (this file is loaded that way too)."""
+    path = Path(__file__).resolve().with_name(f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"pgflow_build_{name}", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load extension/{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_statements = _load_sibling("sql_statements")
+BuildError = _statements.BuildError
+split_statements = _statements.split_statements
+function_statements = _statements.function_statements
+object_comments = _statements.object_comments
+_code = _statements.statement_code
+_FUNCTION = _statements.FUNCTION_STATEMENT
+_OBJECT_COMMENT = _statements.OBJECT_COMMENT
+
 _UPGRADE_NAME = re.compile(r"^(?P<src>[0-9][0-9.]*)--(?P<dst>[0-9][0-9.]*)\.sql$")
 _SECURITY_CALL = "select pgflow._align_owners();\nselect pgflow.setup_security();\n"
 #: The tables upstream pgflow 0.14 defines; our other tables are new to an adopted database.
@@ -51,10 +69,6 @@ ADOPT_HAND = "adopt/upstream-0.14.sql"
 _NEW_TABLE = re.compile(r"create\s+table\s+pgflow\.(\w+)", re.I)
 _CREATE_INDEX = re.compile(r"create\s+(unique\s+)?index\s+(?!if\s+not\s+exists)", re.I)
 _CREATE_VIEW = re.compile(r"create\s+view\s+", re.I)
-
-
-class BuildError(Exception):
-    """A source that does not build, or a released script that changed."""
 
 
 _INCLUDE = re.compile(r"^-- include: (?P<path>\S+)[ \t]*$", re.M)
@@ -86,107 +100,6 @@ def version(ext: Path = EXT) -> str:
     if not match:
         raise BuildError("pgflow.control has no default_version")
     return match.group(1)
-
-
-# ---------------------------------------------------------------- SQL statements
-
-# What the splitter must look at: comments, quotes, dollar quotes and semicolons.
-_TOKEN = re.compile(r"--|/\*|(?<![\w$])[eE]'|'|\"|(?<![\w$])\$(?:[A-Za-z_]\w*)?\$|;")
-_BLOCK = re.compile(r"/\*|\*/")
-
-
-def split_statements(text: str, name: str = "<sql>") -> list[str]:
-    """Split SQL text at top-level semicolons.
-
-    Each piece keeps everything since the previous semicolon (leading comments and blank
-    lines included) and its own semicolon; trailing text without one is returned too.
-    Semicolons in comments (``--``, nested ``/* */``), strings (``'...'``, ``E'...'``),
-    quoted identifiers and dollar-quoted bodies do not split.
-
-    Raises:
-        BuildError: a quote or block comment is not closed (``name`` says where).
-    """
-    pieces: list[str] = []
-    start = i = 0
-    while match := _TOKEN.search(text, i):
-        token, i = match.group(), match.end()
-        if token == ";":
-            pieces.append(text[start:i])
-            start = i
-            continue
-        if token == "--":
-            end = text.find("\n", i)
-            end = len(text) if end < 0 else end + 1
-        elif token == "/*":
-            end = _comment_end(text, i)
-        elif token.endswith("'"):
-            end = _string_end(text, i, escapes=len(token) == 2)
-        else:  # a quoted identifier or a dollar quote: up to the same token
-            end = text.find(token, i)
-            end = end + len(token) if end >= 0 else -1
-        if end < 0:
-            line = text.count("\n", 0, match.start()) + 1
-            raise BuildError(f"{name}:{line}: {token} is never closed")
-        i = end
-    if text[start:].strip():
-        pieces.append(text[start:])
-    return pieces
-
-
-def _comment_end(text: str, i: int) -> int:
-    """Index after the ``*/`` closing a block comment opened before ``i``, or -1."""
-    depth = 1
-    while depth:
-        match = _BLOCK.search(text, i)
-        if not match:
-            return -1
-        depth += 1 if match.group() == "/*" else -1
-        i = match.end()
-    return i
-
-
-def _string_end(text: str, i: int, escapes: bool) -> int:
-    """Index after the quote closing a string that starts at ``i``, or -1."""
-    while i < len(text):
-        if escapes and text[i] == "\\":
-            i += 2
-        elif text[i] != "'":
-            i += 1
-        elif text.startswith("''", i):
-            i += 2
-        else:
-            return i + 1
-    return -1
-
-
-def _code(statement: str) -> str:
-    """The statement without its leading comments and blank lines."""
-    lines = statement.split("\n")
-    while lines and (not lines[0].strip() or lines[0].lstrip().startswith("--")):
-        lines.pop(0)
-    return "\n".join(lines)
-
-
-def function_statements(text: str, name: str = "<sql>") -> list[str]:
-    """The function part of one source: its CREATE, COMMENT ON and ALTER FUNCTION statements.
-
-    ``create function`` (or ``procedure``) becomes ``create or replace function``, and
-    ``create trigger`` (triggers call the functions) ``create or replace trigger``; each
-    statement keeps its leading comments. Everything else in ``text`` is dropped.
-    """
-    out = []
-    for statement in split_statements(text, name):
-        code = _code(statement)
-        head = len(statement) - len(code)
-        if _CREATE_TRIGGER.match(code):
-            replaced = _CREATE_TRIGGER.sub("create or replace trigger", code, count=1)
-            out.append(statement[:head] + replaced)
-            continue
-        if not _FUNCTION.match(code):
-            continue
-        replaced = _CREATE.sub(lambda m: f"create or replace {m.group(1).lower()}", code, count=1)
-        out.append(statement[:head] + replaced)
-    return out
 
 
 # ---------------------------------------------------------------- scripts
@@ -253,18 +166,6 @@ def render_upgrade(src: str, dst: str, hand: str, files: list[tuple[str, str]]) 
     parts.append("".join(comments).strip("\n") + "\n")
     parts.append("\n-- ==== every upgrade ends with ====\n" + _SECURITY_CALL)
     return "".join(parts).replace("@PGFLOW_VERSION@", dst)
-
-
-_OBJECT_COMMENT = re.compile(r"comment\s+on\s+(table|view|type|column)\b", re.I)
-
-
-def object_comments(text: str, name: str = "<sql>") -> list[str]:
-    """Every ``COMMENT ON`` a table, view, type or column of one source.
-
-    Comments are idempotent, so an upgrade and an adoption apply them all: a comment changed
-    in the sources needs nothing hand-written.
-    """
-    return [s for s in split_statements(text, name) if _OBJECT_COMMENT.match(_code(s))]
 
 
 def adopt_statements(files: list[tuple[str, str]]) -> list[str]:
