@@ -6,6 +6,7 @@ create function pgflow._realtime_enabled()
 returns boolean
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- PL/pgSQL, not SQL: a SQL function with SET is never inlined and re-plans its query at

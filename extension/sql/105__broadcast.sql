@@ -6,6 +6,7 @@ create function pgflow._broadcast(run_id uuid, event text, payload jsonb)
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   -- Kept in a variable: realtime.send may not exist when this function is checked.

@@ -4,6 +4,7 @@ create function pgflow._max_payload_bytes()
 returns bigint
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_setting text := pg_catalog.current_setting('pgflow.max_payload_bytes', true);

@@ -5,6 +5,7 @@ create function pgflow._payload_size_error(payload jsonb, payload_name text)
 returns text
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_size int := pg_catalog.pg_column_size(payload);

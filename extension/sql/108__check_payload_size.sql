@@ -5,6 +5,7 @@ create function pgflow._check_payload_size(payload jsonb, payload_name text)
 returns void
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_error text := pgflow._payload_size_error(payload, payload_name);

@@ -4,6 +4,7 @@ create function pgflow._validate_option(option_name text, option_value int, min_
 returns void
 language plpgsql
 immutable
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if option_value is not null and option_value < min_value then

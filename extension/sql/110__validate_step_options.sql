@@ -15,6 +15,7 @@ create function pgflow._validate_step_options(
 returns void
 language plpgsql
 immutable
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   perform pgflow._validate_option('max_attempts', _validate_step_options.max_attempts, 0);

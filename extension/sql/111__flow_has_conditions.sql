@@ -4,6 +4,7 @@ create function pgflow._flow_has_conditions(flow_slug text)
 returns boolean
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- PL/pgSQL so the plan is cached per session (a SQL function with SET re-plans per call).

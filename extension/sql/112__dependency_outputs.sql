@@ -4,6 +4,7 @@ create function pgflow._dependency_outputs(run_id uuid, flow_slug text, step_slu
 returns jsonb
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- PL/pgSQL so the plan is cached per session (a SQL function with SET re-plans per call).

@@ -5,6 +5,7 @@ create function pgflow._map_step_fed_by(flow_slug text, step_slug text)
 returns text
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- PL/pgSQL so the plan is cached per session, and a caller's CASE only pays for it when it

@@ -5,6 +5,7 @@ returns text
 language sql
 immutable
 parallel safe
+set search_path = pg_catalog, pg_temp
 as $$
   -- At most 16384 characters are kept: the first 8192 and the last 8192 around a line
   -- saying how many were cut (an exception's type is at the head, the failing frame at

@@ -4,6 +4,7 @@ create function pgflow._check_flow_shape(flow_slug text, shape jsonb)
 returns void
 language plpgsql
 immutable
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- A shape is an object with a steps array (else a typo would compile an empty flow).

@@ -4,6 +4,7 @@ create function pgflow._check_signal_name(caller text, signal_name text)
 returns void
 language plpgsql
 immutable
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   -- White space and control characters are what Python's str.isspace() and category Cc

@@ -4,6 +4,7 @@ create function pgflow._check_run_key(caller text, key_name text, key text)
 returns void
 language plpgsql
 immutable
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if _check_run_key.key is null then

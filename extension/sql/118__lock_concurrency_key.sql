@@ -4,6 +4,7 @@ create function pgflow._lock_concurrency_key(flow_slug text, concurrency_key tex
 returns void
 language sql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
   select pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('pgflow.concurrency_key'),
                                           pg_catalog.hashtext(_lock_concurrency_key.flow_slug || '/'

@@ -4,6 +4,7 @@ create function pgflow._check_start_options(idempotency_key text, concurrency_ke
 returns void
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

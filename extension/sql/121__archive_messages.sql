@@ -4,6 +4,7 @@ create function pgflow._archive_messages(queue_name text, msg_ids bigint[])
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if msg_ids is not null and cardinality(msg_ids) > 0 then

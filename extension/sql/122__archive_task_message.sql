@@ -4,6 +4,7 @@ create function pgflow._archive_task_message(p_run_id uuid, p_step_slug text, p_
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- PL/pgSQL so the plan is cached per session (a SQL function with SET re-plans per call).

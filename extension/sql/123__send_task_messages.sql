@@ -11,6 +11,7 @@ create function pgflow._send_task_messages(
 returns setof bigint
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_msgs jsonb[];

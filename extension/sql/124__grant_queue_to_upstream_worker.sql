@@ -4,6 +4,7 @@ create function pgflow._grant_queue_to_upstream_worker(flow_slug text)
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- An upstream worker reads with pgmq.read_with_poll, which selects and updates the queue

@@ -12,6 +12,7 @@ create function pgflow._record_events(
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

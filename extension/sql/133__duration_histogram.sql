@@ -5,6 +5,7 @@ returns int[]
 language sql
 immutable
 parallel safe
+set search_path = pg_catalog, pg_temp
 as $$
   with elements as (
     select case when d < 0.001 then 1 else 1 + floor(4 * ln(d * 1000) / ln(2))::int end as i

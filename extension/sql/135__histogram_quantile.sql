@@ -5,6 +5,7 @@ returns double precision
 language sql
 immutable
 parallel safe
+set search_path = pg_catalog, pg_temp
 as $$
   -- The element holding the rank quantile * total; linear inside it.
   with elements as (

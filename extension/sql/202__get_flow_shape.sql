@@ -6,6 +6,7 @@ create function pgflow._get_flow_shape(p_flow_slug text)
 returns jsonb
 language sql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
   select jsonb_build_object('steps', coalesce(jsonb_agg(
     jsonb_build_object(

@@ -9,6 +9,7 @@ create function pgflow._create_flow_from_shape(p_flow_slug text, p_shape jsonb)
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_step jsonb;

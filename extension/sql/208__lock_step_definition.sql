@@ -5,6 +5,7 @@ create function pgflow._lock_step_definition(caller text, flow_slug text, step_s
 returns pgflow.steps
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_step pgflow.steps;

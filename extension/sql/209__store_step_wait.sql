@@ -4,6 +4,7 @@ create function pgflow._store_step_wait(wait pgflow.step_waits)
 returns pgflow.step_waits
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_existing pgflow.step_waits;

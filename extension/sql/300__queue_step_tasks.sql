@@ -12,6 +12,7 @@ create function pgflow._queue_step_tasks(
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_task_run_ids uuid[];

@@ -5,6 +5,7 @@ create function pgflow._start_ready_steps(run_ids uuid[])
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

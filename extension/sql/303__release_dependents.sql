@@ -7,6 +7,7 @@ create function pgflow._release_dependents(
 returns boolean
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_going text[];

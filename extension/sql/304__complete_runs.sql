@@ -7,6 +7,7 @@ create function pgflow._complete_runs(
 returns text[]
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

@@ -4,6 +4,7 @@ create function pgflow._fail_run(run_id uuid, error_message text)
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

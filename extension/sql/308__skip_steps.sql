@@ -10,6 +10,7 @@ create function pgflow._skip_steps(
 returns text[]
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

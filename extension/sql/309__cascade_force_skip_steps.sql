@@ -4,6 +4,7 @@ create function pgflow._cascade_force_skip_steps(run_id uuid, step_slug text, sk
 returns int
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_flow_slug text;

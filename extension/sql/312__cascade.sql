@@ -4,6 +4,7 @@ create function pgflow._cascade(run_id uuid)
 returns boolean
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_rounds int := 0;

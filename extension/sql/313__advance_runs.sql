@@ -5,6 +5,7 @@ create function pgflow._advance_runs(run_ids uuid[])
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run_id uuid;

@@ -6,6 +6,7 @@ create function pgflow._cancel_unfinished_work(run_ids uuid[])
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

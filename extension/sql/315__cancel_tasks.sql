@@ -5,6 +5,7 @@ create function pgflow._cancel_tasks(run_ids uuid[], step_slugs text[])
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

@@ -5,6 +5,7 @@ create function pgflow._queue_started_steps(run_ids uuid[], step_slugs text[])
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run_ids uuid[] := _queue_started_steps.run_ids;

@@ -4,6 +4,7 @@ create function pgflow._abandon_waits(run_ids uuid[], step_slugs text[] default 
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

@@ -8,6 +8,7 @@ create function pgflow._timer_due_at(
 )
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_root text := split_part(_timer_due_at.until_path, '.', 1);

@@ -6,6 +6,7 @@ create function pgflow._resolve_waits(run_id uuid)
 returns int
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

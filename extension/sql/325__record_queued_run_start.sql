@@ -5,6 +5,7 @@ create function pgflow._record_queued_run_start(run pgflow.runs)
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   perform pgflow._record_events(array['run:started'], array[(_record_queued_run_start.run).run_id],

@@ -4,6 +4,7 @@ create function pgflow._check_start_input(flow_slug text, input jsonb, root_map 
 returns void
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if _check_start_input.input is null then

@@ -10,6 +10,7 @@ create function pgflow._take_concurrency_slot(
 returns text
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_limit int := (_take_concurrency_slot.flow).opt_concurrency_limit;

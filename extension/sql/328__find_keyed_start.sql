@@ -4,6 +4,7 @@ create function pgflow._find_keyed_start(flow pgflow.flows, idempotency_key text
 returns uuid
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run_id uuid;

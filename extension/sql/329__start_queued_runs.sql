@@ -5,6 +5,7 @@ create function pgflow._start_queued_runs(flow_slug text, concurrency_key text)
 returns int
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_limit int;

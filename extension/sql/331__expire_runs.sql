@@ -5,6 +5,7 @@ create function pgflow._expire_runs(run_ids uuid[])
 returns uuid[]
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

@@ -11,6 +11,7 @@ create function pgflow._start_tasks(
 returns setof pgflow.step_task_record
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run_ids uuid[];

@@ -5,6 +5,7 @@ create function pgflow._throttle_claims(flow_slug text, msg_ids bigint[])
 returns bigint[]
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

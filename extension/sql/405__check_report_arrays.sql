@@ -13,6 +13,7 @@ create function pgflow._check_report_arrays(
 returns int
 language plpgsql
 immutable
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_n int := coalesce(cardinality(_check_report_arrays.run_ids), 0);

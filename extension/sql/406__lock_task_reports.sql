@@ -4,6 +4,7 @@ create function pgflow._lock_task_reports(run_ids uuid[])
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- The runs, in key order, so that concurrent batches cannot deadlock. Their step_states

@@ -5,6 +5,7 @@ create function pgflow._release_throttled_messages(flow_slug text, step_slugs te
 returns int
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_step record;

@@ -9,6 +9,7 @@ create function pgflow._fail_task_with_type_violation(
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

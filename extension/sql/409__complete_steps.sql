@@ -7,6 +7,7 @@ create function pgflow._complete_steps(
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if coalesce(cardinality(_complete_steps.run_ids), 0) = 0 then

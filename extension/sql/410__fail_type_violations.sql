@@ -11,6 +11,7 @@ create function pgflow._fail_type_violations(
 returns table (pos int, status text, detail text)
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_item record;

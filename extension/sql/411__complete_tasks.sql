@@ -12,6 +12,7 @@ create function pgflow._complete_tasks(
 returns table (ord int, status text, outcome text, reason text, detail text)
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_now timestamptz := pgflow._now();

@@ -11,6 +11,7 @@ create function pgflow._skip_exhausted_step(
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- A step no longer started or waiting (skipped by an earlier call) is left alone.

@@ -5,6 +5,7 @@ create function pgflow._skip_failed_step(state pgflow.step_states, step pgflow.s
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   perform pgflow._skip_exhausted_step((state).run_id, (state).step_slug, (step).when_exhausted,

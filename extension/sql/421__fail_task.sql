@@ -14,6 +14,7 @@ create function pgflow._fail_task(
 )
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;

@@ -4,6 +4,7 @@ create function pgflow._setup_maintenance_cron(job_name text, command text, cron
 returns text
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_version text;

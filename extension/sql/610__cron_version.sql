@@ -4,6 +4,7 @@ create function pgflow._cron_version()
 returns text
 language plpgsql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_version text;

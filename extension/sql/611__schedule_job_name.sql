@@ -6,6 +6,7 @@ create function pgflow._schedule_job_name(schedule_name text)
 returns text
 language sql
 immutable
+set search_path = pg_catalog, pg_temp
 as $$
   select 'pgflow_schedule:' || schedule_name;
 $$;

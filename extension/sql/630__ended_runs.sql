@@ -11,6 +11,7 @@ returns table (
 )
 language sql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
   -- The expression and predicate of idx_runs_ended_at, so the range is an index scan.
   select r.run_id, r.flow_slug, r.status, r.started_at, r.completed_at,

@@ -4,6 +4,7 @@ create function pgflow._compute_run_stats(range_start timestamptz, range_end tim
 returns setof pgflow.run_stats
 language sql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
   with ended as (
     select e.flow_slug, e.bucket_start,

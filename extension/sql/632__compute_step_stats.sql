@@ -4,6 +4,7 @@ create function pgflow._compute_step_stats(range_start timestamptz, range_end ti
 returns setof pgflow.step_stats
 language sql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
   select s.flow_slug, s.step_slug, e.bucket_start,
          count(*) filter (where s.status = 'completed')::int,

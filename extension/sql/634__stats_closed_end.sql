@@ -4,6 +4,7 @@ create function pgflow._stats_closed_end()
 returns timestamptz
 language sql
 stable
+set search_path = pg_catalog, pg_temp
 as $$
   select date_bin(interval '5 minutes', (select pgflow._now()) - interval '2 minutes',
                   timestamptz '1970-01-01 00:00:00+00')

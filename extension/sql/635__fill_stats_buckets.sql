@@ -4,6 +4,7 @@ create function pgflow._fill_stats_buckets(since timestamptz)
 returns int
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_closed_end timestamptz := pgflow._stats_closed_end();

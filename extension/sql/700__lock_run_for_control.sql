@@ -12,6 +12,7 @@ create function pgflow._lock_run_for_control(
 returns pgflow.runs
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_run pgflow.runs;

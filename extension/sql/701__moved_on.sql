@@ -5,6 +5,7 @@ create function pgflow._moved_on(run pgflow.runs, expected_status text)
 returns pgflow.run_control_result
 language sql
 immutable
+set search_path = pg_catalog, pg_temp
 as $$
   select (_moved_on.run).run_id, (_moved_on.run).status, false,
     format('run is %s, not %s: nothing done', (_moved_on.run).status, _moved_on.expected_status);

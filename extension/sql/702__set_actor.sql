@@ -4,6 +4,7 @@ create function pgflow._set_actor(actor text, reason text)
 returns text[]
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_previous text[] := array[pg_catalog.current_setting('pgflow.actor', true),

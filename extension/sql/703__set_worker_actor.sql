@@ -5,6 +5,7 @@ create function pgflow._set_worker_actor(run_ids uuid[], step_slugs text[], task
 returns text[]
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_worker_id uuid;

@@ -5,6 +5,7 @@ create function pgflow._park_queued_tasks(run_ids uuid[])
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_flow record;

@@ -4,6 +4,7 @@ create function pgflow._resend_parked_tasks(run_id uuid)
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_flow_slug text;

@@ -5,6 +5,7 @@ create function pgflow._reopen_run(run_id uuid, reset_failed_steps boolean)
 returns boolean
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_slugs text[];

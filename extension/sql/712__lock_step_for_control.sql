@@ -5,6 +5,7 @@ create function pgflow._lock_step_for_control(verb text, run pgflow.runs, step_s
 returns pgflow.step_states
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_state pgflow.step_states;

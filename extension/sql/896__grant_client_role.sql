@@ -5,6 +5,7 @@ create function pgflow._grant_client_role()
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   revoke all on all tables in schema pgflow from pgflow_client;

@@ -4,6 +4,7 @@ create function pgflow._align_owners()
 returns int
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_owner oid := (select n.nspowner from pg_catalog.pg_namespace as n where n.nspname = 'pgflow');

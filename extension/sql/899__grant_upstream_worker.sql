@@ -4,6 +4,7 @@ create function pgflow._grant_upstream_worker()
 returns void
 language plpgsql
 volatile
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- An upstream pgflow worker (0.14.x) registers and heartbeats by writing pgflow.workers

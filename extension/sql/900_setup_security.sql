@@ -13,22 +13,13 @@
 -- - pgflow_worker (NOLOGIN group role): reads task messages and reports outcomes through
 --   functions; pgflow_client: starts runs. Both may read definitions and run state; neither
 --   may write a table: every function they may call that writes is SECURITY DEFINER.
--- - Every function a role may call runs with search_path = pg_catalog, pg_temp: pg_catalog
---   first, and the session's temporary schema last. An empty search_path is not enough: the
---   temporary schema is then searched *first* for type names, so a caller could shadow
---   jsonb or text with a pg_temp domain whose CHECK runs its own function as the function
---   owner.
--- - Internal helpers (a name starting with _, not SECURITY DEFINER) run with the search
---   path of the function that calls them, which is one of the above: no role but the
---   owner may execute them, so no other session reaches them with a path of its own. Their
---   SET clause would cost each call a save and restore of the setting, which invalidates
---   the backend's cached search path both times (about a tenth of a task report's time,
---   measured). Two internal functions are entry points and stay pinned: _test_clock_now()
---   (roles execute it through _now()) and _start_scheduled_flow(text) (pg_cron's job runs
---   it in a session of its own). pgflow._now() is an internal helper that roles may
---   execute: a one-expression SQL function the planner inlines (only without a SET
---   clause), every name in it schema-qualified; it writes nothing and runs with the
---   caller's rights.
+-- - Every function runs with search_path = pg_catalog, pg_temp: pg_catalog first, and the
+--   session's temporary schema last. An empty search_path is not enough: the temporary
+--   schema is then searched *first* for type names, so a caller could shadow jsonb or text
+--   with a pg_temp domain whose CHECK runs its own function as the function owner.
+--   One exception, pgflow._now(): a one-expression SQL function that the planner inlines
+--   only without a SET clause; every name in it is schema-qualified, it writes nothing and
+--   runs with the caller's rights.
 
 create function pgflow.setup_security()
 returns text[]
@@ -38,28 +29,20 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_routine text;
-  v_helper boolean;
   v_role text;
   v_granted text[] := '{}'::text[];
 begin
-  -- 1. Pin the search path of every routine of the schema but the internal helpers, which
-  --    run with their caller's (see the header; RESET also mends a helper pinned by hand
-  --    or by an older version).
-  for v_routine, v_helper in
-    select p.oid::pg_catalog.regprocedure::text,
-      pg_catalog.starts_with(p.proname::text, '_') and not p.prosecdef
-        and p.oid operator(pg_catalog.<>) all (array[
-          'pgflow._test_clock_now()'::pg_catalog.regprocedure,
-          'pgflow._start_scheduled_flow(text)'::pg_catalog.regprocedure])
+  -- 1. Pin the search path of every routine of the schema (see the header).
+  for v_routine in
+    select p.oid::pg_catalog.regprocedure::text
     from pg_catalog.pg_proc as p
     where p.pronamespace = 'pgflow'::pg_catalog.regnamespace and p.prokind in ('f', 'p')
+      -- ... but the engine's time source: inlined by the planner only without a SET clause
+      -- (every name in it is schema-qualified; extension/sql/033__now.sql).
+      and p.oid operator(pg_catalog.<>) 'pgflow._now()'::pg_catalog.regprocedure
     order by 1
   loop
-    if v_helper then
-      execute format('alter routine %s reset search_path', v_routine);
-    else
-      execute format('alter routine %s set search_path = pg_catalog, pg_temp', v_routine);
-    end if;
+    execute format('alter routine %s set search_path = pg_catalog, pg_temp', v_routine);
   end loop;
 
   -- 2. Functions the roles call that write run as their owner, so the roles need no table
@@ -146,11 +129,7 @@ $$;
 
 comment on function pgflow.setup_security() is
 'Applies pgflow''s privilege model to schema pgflow; idempotent. Pins search_path =
-pg_catalog, pg_temp on every function but the internal helpers (a name starting with _,
-not SECURITY DEFINER; the entry points _test_clock_now and _start_scheduled_flow stay
-pinned), whose setting it resets: they run with the pinned search path of the function
-that calls them, and no role but the owner may execute them (but _now, an expression the
-planner inlines); makes the worker- and client-facing functions that
+pg_catalog, pg_temp on every function; makes the worker- and client-facing functions that
 write SECURITY DEFINER; revokes everything in the schema from PUBLIC; creates the NOLOGIN
 group roles pgflow_worker, pgflow_client, pgflow_operator and pgflow_upstream_worker when
 absent (without CREATEROLE: a NOTICE per role, and that role gets nothing); then grants

@@ -10,8 +10,7 @@
 -- re-planning the same statements at every call. The settings hold for the whole call,
 -- nested functions included (_complete_tasks, _advance_runs, _start_ready_steps,
 -- _queue_step_tasks, ...), whose plans are cached under them. No other function carries a
--- setting besides search_path, and internal helpers not even that (sql_tests/security
--- checks the list).
+-- setting besides search_path (sql_tests/security checks the list).
 --
 -- join_collapse_limit = 1 (and from_collapse_limit = 1) makes explicit JOINs run in the
 -- order they are written, and every statement of these functions is written from its batch
