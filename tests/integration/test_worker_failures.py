@@ -4,6 +4,8 @@ each when_exhausted mode, error texts, non-JSON outputs, timeouts.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.integration.worker_harness import (
     start_flow,
     step_states,
@@ -97,8 +99,14 @@ def test_errors_and_bad_outputs_fail_the_task_not_the_worker(pgflow_conn, start_
     # jsonb refuses \u0000: complete_task raised, so the worker failed the task instead
     assert states["returns_nul"]["error_message"].startswith("UntranslatableCharacter: ")
     assert all(s["status"] == "skipped" for n, s in states.items() if n != "fine")
-    # the handler's traceback is in the worker log, naming the line that raised
-    failed = {e["step_slug"]: e for e in worker.logs() if e.get("msg") == "task failed"}
+
+    # the handler's traceback is in the worker log, naming the line that raised (each line
+    # is written once its report committed, so the last may come after the run completed)
+    def failures_logged() -> dict[str, Any]:
+        failed = {e["step_slug"]: e for e in worker.logs() if e.get("msg") == "task failed"}
+        return failed if len(failed) == len(states) - 1 else {}
+
+    failed = wait_for(failures_logged, what="a 'task failed' line per failed step")
     assert "Traceback" in failed["raises"]["exc"]
     assert 'raise ValueError("nope")' in failed["raises"]["exc"]
     assert "exc" not in failed["returns_nul"]  # refused by the database, not the handler

@@ -4,11 +4,14 @@ outputs, with sync and async handlers, and logs one JSON object per line.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.integration.worker_harness import (
     run_row,
     start_flow,
     step_states,
     step_tasks,
+    wait_for,
     wait_run,
 )
 
@@ -33,10 +36,16 @@ def test_every_task_log_line_is_json_with_task_fields(pgflow_conn, start_worker)
     worker.wait_running()
     run_id = start_flow(pgflow_conn, "chain", {"n": 1})
     wait_run(pgflow_conn, run_id)
-    worker.wait_log("task completed")
+
+    # (a task's "task completed" is written once its report committed: the last one may
+    # come after the run completed)
+    def task_lines_written() -> list[dict[str, Any]]:
+        lines = [e for e in worker.logs() if e.get("msg") in ("task started", "task completed")]
+        return lines if len(lines) >= 6 else []
+
+    task_lines = wait_for(task_lines_written, what="three tasks started and completed")
     entries = worker.logs()
     assert all("raw" not in e for e in entries), worker.text()
-    task_lines = [e for e in entries if e["msg"] in ("task started", "task completed")]
     assert len(task_lines) == 6
     for entry in task_lines:
         assert entry["run_id"] == run_id
